@@ -1,0 +1,1 @@
+"""The questions asked of the rules (readings, gaps, conflicts, claims, FAQ, conformance)."""

@@ -1,0 +1,444 @@
+"""A game's rules, loaded from its YAML spec, checked, with readings chosen.
+
+`load("tick")` reads the packaged `spec/tick.yaml` (or any path), validates it against the
+schema and its own cross-references, and returns a frozen `Spec`: the clauses with their
+provenance, the cards, the meld kinds and the contracts (levels, initial meld) with every
+reading resolved to the adopted one unless the caller picks another.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from .cards import Cards
+from .expr import ExprError, parse as parse_expr
+from .melds import MELD_NAMES, Contract, MeldKind, Rule, Slot
+from .specfile import Positions, SpecError, SpecErrors, formal_keys, read
+
+RULEBOOKS_ENV = "RULINGS_RULEBOOKS"
+
+# names each engine-side expression may use
+ENGINE_NAMES = {
+    ("go_out", "when"): ("turns_finished", "players", "turn", "level"),
+    ("bonus", "cards"): ("players",),
+    ("scoring", "level"): ("laid_points", "hand_points"),
+}
+
+
+class ReadingError(ValueError):
+    """A --reading choice that names no clause or no reading of it."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    name: str
+    means: str
+    formal: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    says: str
+    source: tuple[str, ...] = ()
+    assumption: str | None = None
+    fact: str | None = None
+    readings: Mapping[str, Reading] = field(default_factory=dict)
+    adopted: str | None = None
+    because: str | None = None
+    formal: Mapping[str, Any] = field(default_factory=dict)
+    line: int = 0
+
+    @property
+    def basis(self) -> str:
+        return "rulebook" if self.source else ("assumption" if self.assumption else "fact")
+
+    def cite(self) -> str:
+        if self.source:
+            return ", ".join(self.source)
+        return "assumption" if self.assumption else "FACTS.md"
+
+
+def packaged_games() -> list[str]:
+    folder = resources.files("rulings.games")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml") and p.name != "schema.yaml")
+
+
+def spec_path(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") or p.exists():
+        return p
+    ref = resources.files("rulings.games").joinpath(f"{name_or_path}.yaml")
+    if not ref.is_file():
+        raise FileNotFoundError(f"no game {name_or_path!r}; known games: {', '.join(packaged_games())}")
+    return Path(str(ref))
+
+
+def rulebooks_dir(explicit: str | None = None) -> Path | None:
+    d = explicit or os.environ.get(RULEBOOKS_ENV)
+    return Path(d) if d else None
+
+
+@dataclass(frozen=True)
+class Spec:
+    game: str
+    title: str
+    summary: str
+    file: str
+    rulebooks: Mapping[str, Mapping]
+    clauses: Mapping[str, Clause]
+    chosen: Mapping[str, str]              # clause id -> reading in force
+    cards: Cards
+    meld_kinds: Mapping[str, MeldKind]
+    contracts: Mapping[str, Contract]
+    params: Mapping[str, int]
+
+    # ---- formal content in force --------------------------------------------------------
+    def formal(self, clause_id: str) -> dict:
+        c = self.clauses[clause_id]
+        out = dict(c.formal)
+        if c.readings:
+            out.update(c.readings[self.chosen[clause_id]].formal)
+        return out
+
+    def rules(self, key: str) -> list[tuple[str, Any]]:
+        return [(cid, f[key]) for cid in self.clauses if key in (f := self.formal(cid))]
+
+    def rule(self, key: str) -> tuple[str, Any] | tuple[None, None]:
+        found = self.rules(key)
+        return found[0] if found else (None, None)
+
+    # ---- provenance ---------------------------------------------------------------------
+    def source(self, clause_id: str) -> str:
+        return self.clauses[clause_id].cite() if clause_id in self.clauses else clause_id
+
+    def assumptions(self, clause_ids) -> list[str]:
+        """Which of these clauses rest on an assumption or on a reading choice."""
+        out = []
+        for cid in clause_ids:
+            c = self.clauses.get(cid)
+            if c is None:
+                continue
+            if c.assumption:
+                out.append(cid)
+            elif c.readings:
+                out.append(f"{cid}={self.chosen[cid]}")
+        return out
+
+    def with_readings(self, choices: Mapping[str, str]) -> "Spec":
+        return load(self.file, choices)
+
+    def contract(self, level: int | None = None, initial: bool = False) -> Contract:
+        if initial:
+            if "initial" not in self.contracts:
+                raise KeyError(f"{self.game} has no initial meld")
+            return self.contracts["initial"]
+        if level is None:
+            if "any" not in self.contracts:
+                raise KeyError(f"{self.game} needs a level: one of {', '.join(self.levels())}")
+            return self.contracts["any"]
+        key = f"level {level}"
+        if key not in self.contracts:
+            raise KeyError(f"{self.game} has no level {level}; levels: {', '.join(self.levels())}")
+        return self.contracts[key]
+
+    def levels(self) -> list[str]:
+        return [k.split()[1] for k in self.contracts if k.startswith("level ")]
+
+    def reading_choices(self) -> dict[str, list[str]]:
+        return {cid: list(c.readings) for cid, c in self.clauses.items() if c.readings}
+
+
+# ---------------------------------------------------------------------------------------
+# loading
+
+
+def _parse_choices(choices: Mapping[str, str] | None, clauses: Mapping[str, Clause]) -> dict[str, str]:
+    chosen = {cid: c.adopted for cid, c in clauses.items() if c.readings}
+    for cid, name in (choices or {}).items():
+        if cid not in clauses or not clauses[cid].readings:
+            options = ", ".join(sorted(k for k, c in clauses.items() if c.readings))
+            raise ReadingError(f"no clause {cid!r} with readings; clauses with readings: {options}")
+        if name not in clauses[cid].readings:
+            raise ReadingError(f"clause {cid!r} has no reading {name!r}; its readings: {', '.join(clauses[cid].readings)}")
+        chosen[cid] = name
+    return chosen
+
+
+def load(name_or_path: str | Path, choices: Mapping[str, str] | None = None,
+         rulebooks: str | None = None) -> Spec:
+    """Load and validate a spec. Raises SpecErrors (file:line:col messages),
+    ReadingError for an unknown reading choice, FileNotFoundError for an unknown game."""
+    path = spec_path(str(name_or_path))
+    display = f"spec/{path.name}" if str(path).startswith(str(resources.files("rulings.games"))) else str(path)
+    data, pos = read(path, display)
+    return _Builder(data, pos, rulebooks_dir(rulebooks)).build(choices)
+
+
+class _Builder:
+    def __init__(self, data: dict, pos: Positions, books: Path | None):
+        self.data, self.pos, self.books = data, pos, books
+        self.errors: list[SpecError] = []
+
+    def err(self, path: tuple, message: str, key: bool = False, col_offset: int = 0) -> None:
+        self.errors.append(self.pos.error(path, message, key, col_offset))
+
+    # ---- clauses ------------------------------------------------------------------------
+    def clauses(self) -> dict[str, Clause]:
+        keys = formal_keys()
+        out = {}
+        for cid, raw in self.data["clauses"].items():
+            readings = {}
+            for rname, r in (raw.get("readings") or {}).items():
+                readings[rname] = Reading(rname, r["means"], {k: v for k, v in r.items() if k in keys})
+            adopted = raw.get("adopted")
+            if readings and adopted is None:
+                self.err(("clauses", cid), f"clause {cid!r} has readings but names none as adopted", key=True)
+                adopted = next(iter(readings))
+            elif readings and adopted not in readings:
+                self.err(("clauses", cid, "adopted"),
+                         f"adopted reading {adopted!r} is not one of: {', '.join(readings)}")
+                adopted = next(iter(readings))
+            elif adopted and not readings:
+                self.err(("clauses", cid, "adopted"), f"clause {cid!r} adopts {adopted!r} but lists no readings")
+            if readings and not raw.get("because"):
+                self.err(("clauses", cid), f"clause {cid!r} adopts a reading without saying why (add 'because')", key=True)
+            out[cid] = Clause(cid, raw["says"], tuple(raw.get("source") or ()), raw.get("assumption"),
+                              raw.get("fact"), readings, adopted, raw.get("because"),
+                              {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0])
+        return out
+
+    def check_citations(self) -> None:
+        books = self.data["rulebooks"]
+        for book, info in books.items():
+            if self.books is not None:
+                f = self.books / book
+                if not f.is_file():
+                    self.err(("rulebooks", book), f"rulebook {book!r} not found in {self.books}", key=True)
+                else:
+                    n = len(f.read_text(encoding="utf-8", errors="replace").splitlines())
+                    if n != info["lines"]:
+                        self.err(("rulebooks", book, "lines"), f"{book} has {n} lines, the spec says {info['lines']}")
+        for cid, raw in self.data["clauses"].items():
+            for i, cite in enumerate(raw.get("source") or ()):
+                book, _, rng = cite.rpartition(":")
+                first, _, last = rng.partition("-")
+                first, last = int(first), int(last or first)
+                where = ("clauses", cid, "source", i)
+                if book not in books:
+                    self.err(where, f"{cite!r} cites {book!r}, which is not among the rulebooks: {', '.join(books)}")
+                elif first < 1 or last > books[book]["lines"]:
+                    self.err(where, f"{cite!r} cites a line that {book} does not have (it has {books[book]['lines']})")
+                elif first > last:
+                    self.err(where, f"{cite!r}: the range runs backwards")
+
+    # ---- helpers for formal content ------------------------------------------------------
+    def formal_sites(self, clauses: Mapping[str, Clause], key: str):
+        """Every place a formal key is given: (clause id, path, value), readings included."""
+        for cid, c in clauses.items():
+            if key in c.formal:
+                yield cid, ("clauses", cid, key), c.formal[key]
+            for rname, r in c.readings.items():
+                if key in r.formal:
+                    yield cid, ("clauses", cid, "readings", rname, key), r.formal[key]
+
+    def expr(self, path: tuple, text: str, names) -> Any:
+        try:
+            return parse_expr(str(text), names)
+        except ExprError as e:
+            self.err(path, f"expression {text!r}: {e.message}", col_offset=e.col)
+            return None
+
+    # ---- build ---------------------------------------------------------------------------
+    def build(self, choices) -> Spec:
+        clauses = self.clauses()
+        self.check_citations()
+        chosen = _parse_choices(choices, clauses) if not self.errors else {
+            cid: c.adopted for cid, c in clauses.items() if c.readings}
+
+        def effective(cid):
+            out = dict(clauses[cid].formal)
+            if clauses[cid].readings:
+                out.update(clauses[cid].readings[chosen[cid]].formal)
+            return out
+
+        in_force = {cid: effective(cid) for cid in clauses}
+
+        # cards: exactly one clause
+        card_sites = [cid for cid in clauses if "cards" in in_force[cid]]
+        if len(card_sites) != 1:
+            self.err(("clauses",), f"exactly one clause must define the cards; found {len(card_sites)}", key=True)
+            raise SpecErrors(self.errors)
+        card_clause = card_sites[0]
+        raw_cards = in_force[card_clause]["cards"]
+        attrs = raw_cards["attributes"]
+        for i, entry in enumerate(raw_cards["naturals"]):
+            for a in entry:
+                if a != "value" and a not in attrs:
+                    self.err(("clauses", card_clause, "cards", "naturals", i, a),
+                             f"unknown attribute {a!r}; attributes: {', '.join(attrs)}", key=True)
+            if isinstance(entry["value"], str):
+                ints = [a for a, vs in attrs.items() if all(isinstance(v, int) for v in vs)]
+                self.expr(("clauses", card_clause, "cards", "naturals", i, "value"), entry["value"], ints)
+        notation = self.data["notation"]["card"]
+        try:
+            notation.format(**{a: "x" for a in attrs})
+        except (KeyError, IndexError, ValueError) as e:
+            self.err(("notation", "card"), f"card notation {notation!r} uses an unknown attribute {e}")
+        if self.errors:
+            raise SpecErrors(self.errors)
+        cards = Cards.from_spec(raw_cards, notation, self.data["notation"].get("names"))
+        tokens = [t.token.upper() for t in cards.types]
+        dupes = sorted({t for t in tokens if tokens.count(t) > 1})
+        if dupes:
+            self.err(("notation", "card"), f"the notation gives several cards the same token: {', '.join(dupes)}")
+
+        # params
+        params: dict[str, int] = {}
+        param_clause: dict[str, str] = {}
+        for cid, f in in_force.items():
+            for name, value in (f.get("params") or {}).items():
+                params[name] = value
+                param_clause[name] = cid
+
+        # meld kinds
+        kinds: dict[str, dict] = {}
+        for cid, path, mk in self.formal_sites(clauses, "meld_kind"):
+            for a in list(mk.get("same", [])) + list(mk.get("distinct", [])) + ([mk["run"]] if "run" in mk else []):
+                if a not in attrs:
+                    self.err(path, f"meld kind {mk['id']!r} names attribute {a!r}; attributes: {', '.join(attrs)}")
+            if "run" in mk and mk["run"] in attrs and not all(isinstance(v, int) for v in attrs[mk["run"]]):
+                self.err(path + ("run",), f"a run needs an attribute with whole-number values; {mk['run']!r} has others")
+            if "where" in mk:
+                self.expr(path + ("where",), mk["where"], MELD_NAMES + tuple(params))
+            size = mk.get("size", {})
+            if size.get("max") is not None and size.get("min", 1) > size["max"]:
+                self.err(path + ("size",), "size: min is larger than max")
+        for cid, f in in_force.items():
+            if "meld_kind" in f:
+                mk = f["meld_kind"]
+                if mk["id"] in kinds:
+                    self.err(("clauses", cid, "meld_kind", "id"), f"meld kind {mk['id']!r} is defined twice")
+                kinds[mk["id"]] = dict(mk, clause=cid)
+
+        def check_kinds(path, names):
+            for i, k in enumerate(names):
+                if k not in kinds:
+                    self.err(path + (i,) if not isinstance(names, str) else path,
+                             f"no meld kind {k!r}; meld kinds: {', '.join(kinds) or 'none defined'}")
+
+        # constraints
+        meld_rules: dict[str, list[Rule]] = {k: [] for k in kinds}
+        lay_rules: list[tuple[Rule, tuple | None]] = []
+        for cid, path, con in self.formal_sites(clauses, "constraint"):
+            check_kinds(path + ("kinds",), con.get("kinds", []))
+            names = MELD_NAMES + tuple(params)
+            self.expr(path + ("expr",), con["expr"], names)
+            if con["on"] == "meld" and "contracts" in con:
+                self.err(path + ("contracts",), "a meld constraint applies to meld kinds; 'contracts' belongs to 'on: lay'", key=True)
+        for cid, f in in_force.items():
+            con = f.get("constraint")
+            if not con:
+                continue
+            e = parse_expr(con["expr"], MELD_NAMES + tuple(params)) if not self.errors else None
+            if e is None:
+                continue
+            uses = tuple(sorted({param_clause[n] for n in e.names if n in param_clause}))
+            rule = Rule(cid, e, tuple(con["kinds"]) if "kinds" in con else None, uses)
+            if con["on"] == "meld":
+                for k in (con.get("kinds") or list(kinds)):
+                    if k in meld_rules:
+                        meld_rules[k].append(rule)
+            else:
+                lay_rules.append((rule, tuple(con["contracts"]) if "contracts" in con else None))
+
+        # slots and contracts
+        for key in ("extra_melds",):
+            for cid, path, slots in self.formal_sites(clauses, key):
+                for i, s in enumerate(slots):
+                    check_kinds(path + (i, "kind"), [s["kind"]] if isinstance(s["kind"], str) else s["kind"])
+        for cid, path, levels in self.formal_sites(clauses, "levels"):
+            for lv, contract in levels.items():
+                for i, s in enumerate(contract["melds"]):
+                    check_kinds(path + (lv, "melds", i, "kind"), [s["kind"]] if isinstance(s["kind"], str) else s["kind"])
+        for cid, path, contract in self.formal_sites(clauses, "initial_meld"):
+            for i, s in enumerate(contract["melds"]):
+                check_kinds(path + ("melds", i, "kind"), [s["kind"]] if isinstance(s["kind"], str) else s["kind"])
+        for cid, path, ls in self.formal_sites(clauses, "level_sets"):
+            for i, a in enumerate(ls.get("distinct", [])):
+                if a not in attrs:
+                    self.err(path + ("distinct", i), f"unknown attribute {a!r}; attributes: {', '.join(attrs)}")
+        for (key, field_), names in ENGINE_NAMES.items():
+            for cid, path, val in self.formal_sites(clauses, key):
+                if field_ in val:
+                    self.expr(path + (field_,), val[field_], names + tuple(params))
+        if self.errors:
+            raise SpecErrors(self.errors)
+
+        meld_kinds = {
+            k: MeldKind(k, mk["clause"], tuple(mk.get("same", ())), tuple(mk.get("distinct", ())), mk.get("run"),
+                        mk.get("size", {}).get("min", 1), mk.get("size", {}).get("max"),
+                        tuple(([Rule(mk["clause"], parse_expr(mk["where"], MELD_NAMES + tuple(params)))]
+                               if "where" in mk else []) + meld_rules[k]))
+            for k, mk in kinds.items()}
+
+        def slots(cid, raw, exact=False):
+            out = []
+            for s in raw:
+                ks = (s["kind"],) if isinstance(s["kind"], str) else tuple(s["kind"])
+                out += [Slot(ks, s["size"], cid, exact)] * s.get("count", 1)
+            return tuple(out)
+
+        extras = tuple(s for cid, f in in_force.items() if "extra_melds" in f for s in slots(cid, f["extra_melds"]))
+        ls_clause, ls = next(((cid, f["level_sets"]) for cid, f in in_force.items() if "level_sets" in f), (None, {}))
+        size_clause = next((cid for cid, f in in_force.items() if "size" in f.get("level_sets", {})), None)
+        distinct_clause = next((cid for cid, f in in_force.items() if "distinct" in f.get("level_sets", {})), None)
+        exact = any(f.get("level_sets", {}).get("size") == "exactly" for f in in_force.values())
+        distinct = tuple(a for f in in_force.values() for a in f.get("level_sets", {}).get("distinct", ()))
+        keep_clause, keep = None, 0
+        for cid, f in in_force.items():
+            d = f.get("discard")
+            if d and d.get("required", True) and d.get("count", 1):
+                keep_clause, keep = cid, d.get("count", 1)
+
+        def contract(name, required, base_clauses):
+            rules = tuple(r for r, only in lay_rules if only is None or name.split()[0] in only or name in only)
+            cl = list(base_clauses) + [s.clause for s in extras] + [r.clause for r in rules]
+            cl += [c for r in rules for c in r.uses]
+            for s in required + extras:
+                for k in s.kinds:
+                    cl.append(meld_kinds[k].clause)
+                    cl += [r.clause for r in meld_kinds[k].rules] + [c for r in meld_kinds[k].rules for c in r.uses]
+            for c in (size_clause, distinct_clause):
+                if c and required:
+                    cl.append(c)
+            return Contract(name, required, extras, rules, distinct if required else (), distinct_clause,
+                            keep, keep_clause, tuple(dict.fromkeys(cl)))
+
+        contracts: dict[str, Contract] = {}
+        for cid, f in in_force.items():
+            for lv, raw in (f.get("levels") or {}).items():
+                contracts[f"level {lv}"] = contract(f"level {lv}", slots(cid, raw["melds"], exact), [cid])
+            if "initial_meld" in f:
+                contracts["initial"] = contract("initial", slots(cid, f["initial_meld"]["melds"], exact), [cid])
+        if not any(k.startswith("level ") for k in contracts):
+            contracts["any"] = contract("any", (), [])
+
+        return Spec(self.data["game"], self.data["title"], self.data.get("summary", ""), self.pos.file,
+                    self.data["rulebooks"], clauses, chosen, cards, meld_kinds, contracts, params)
+
+
+def validate(paths: list[str], rulebooks: str | None = None) -> list[SpecError]:
+    """Every problem in these spec files (empty when all are sound)."""
+    out: list[SpecError] = []
+    for p in paths:
+        try:
+            load(p, rulebooks=rulebooks)
+        except SpecErrors as e:
+            out += e.errors
+        except FileNotFoundError as e:
+            out.append(SpecError(str(p), 1, 1, str(e)))
+    return out
