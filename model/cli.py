@@ -199,9 +199,17 @@ def _hand(spec: Spec, cards: tuple[str, ...]):
     if not cards:
         _fail(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
     try:
-        return spec.cards.hand_of(cards)
+        hand = spec.cards.hand_of(cards)
     except CardError as e:
         _fail(str(e))
+    deck = spec.deck()
+    if any(deck):
+        for t, (n, most) in enumerate(zip(hand, deck)):
+            if n > most:
+                cid = spec.rule("pack")[0]
+                _fail(f"{n} cards {spec.cards.types[t].token!r}, but the deck holds only {most} "
+                      f"(clause {cid}: {spec.clauses[cid].says})")
+    return hand
 
 
 _common = [

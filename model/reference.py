@@ -95,7 +95,7 @@ class _Search:
     def _standins_fixed(self, kind, nats, w, fixed) -> dict[int, tuple]:
         g = self.g
         compat = self.compatible(kind, fixed)
-        if w == 0:
+        if w == 0 and kind.run is None:
             return {0: ()}
         value = lambda t: g.types[t].value  # noqa: E731
 

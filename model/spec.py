@@ -145,6 +145,18 @@ class Spec:
             raise KeyError(f"{self.game} has no level {level}; levels: {', '.join(self.levels())}")
         return self.contracts[key]
 
+    def deck(self, players: int | None = None) -> tuple[int, ...]:
+        """How many of each card type the deck holds for this many players (the largest
+        deck when players is None), from the `pack` and `decks` clauses."""
+        _, pack = self.rule("pack")
+        _, decks = self.rule("decks")
+        if pack is None:
+            return tuple(0 for _ in self.cards.types)
+        options = [d["packs"] for d in (decks or []) if players is None or d["players"][0] <= players <= d["players"][1]]
+        packs = max(options) if options else 1
+        per = {**(pack.get("wilds") or {}), **(pack.get("specials") or {})}
+        return tuple(packs * (pack["naturals"] if t.natural else per.get(t.token, 0)) for t in self.cards.types)
+
     def levels(self) -> list[str]:
         return [k.split()[1] for k in self.contracts if k.startswith("level ")]
 
