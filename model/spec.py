@@ -141,6 +141,9 @@ class Spec:
                 raise KeyError(f"{self.game} needs a level: one of {', '.join(self.levels())}")
             return self.contracts["any"]
         key = f"level {level}"
+        if key not in self.contracts and not self.levels():
+            other = ", only an initial meld" if "initial" in self.contracts else ""
+            raise KeyError(f"{self.game} has no levels{other}")
         if key not in self.contracts:
             raise KeyError(f"{self.game} has no level {level}; levels: {', '.join(self.levels())}")
         return self.contracts[key]
@@ -166,6 +169,13 @@ class Spec:
 
 # ---------------------------------------------------------------------------------------
 # loading
+
+
+def _did_you_mean(word: str, options) -> str:
+    import difflib
+
+    found = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
 def _parse_choices(choices: Mapping[str, str] | None, clauses: Mapping[str, Clause]) -> dict[str, str]:
@@ -208,16 +218,23 @@ class _Builder:
                 readings[rname] = Reading(rname, r["means"], {k: v for k, v in r.items() if k in keys})
             adopted = raw.get("adopted")
             if readings and adopted is None:
-                self.err(("clauses", cid), f"clause {cid!r} has readings but names none as adopted", key=True)
+                self.err(("clauses", cid, "readings"), f"clause {cid!r} has readings but adopts none: add "
+                         f"'adopted:' with one of {', '.join(readings)}", key=True)
                 adopted = next(iter(readings))
             elif readings and adopted not in readings:
                 self.err(("clauses", cid, "adopted"),
-                         f"adopted reading {adopted!r} is not one of: {', '.join(readings)}")
+                         f"clause {cid!r} adopts reading {adopted!r}, which it does not have; "
+                         f"its readings: {', '.join(readings)}" + _did_you_mean(adopted, readings))
                 adopted = next(iter(readings))
             elif adopted and not readings:
                 self.err(("clauses", cid, "adopted"), f"clause {cid!r} adopts {adopted!r} but lists no readings")
             if readings and not raw.get("because"):
-                self.err(("clauses", cid), f"clause {cid!r} adopts a reading without saying why (add 'because')", key=True)
+                if "adopted" in raw:
+                    self.err(("clauses", cid, "adopted"), f"clause {cid!r} adopts reading {raw['adopted']!r} "
+                             "without saying why: add 'because:' with the reason", key=True)
+                else:
+                    self.err(("clauses", cid, "readings"), f"clause {cid!r} has readings but no 'because:' "
+                             "saying why the adopted one is chosen", key=True)
             out[cid] = Clause(cid, raw["says"], tuple(raw.get("source") or ()), raw.get("assumption"),
                               raw.get("fact"), readings, adopted, raw.get("because"),
                               {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0])
@@ -225,27 +242,42 @@ class _Builder:
 
     def check_citations(self) -> None:
         books = self.data["rulebooks"]
+        if self.books is not None and not self.books.is_dir():
+            self.err(("rulebooks",), f"the rulebooks folder {str(self.books)!r} does not exist", key=True)
         for book, info in books.items():
-            if self.books is not None:
+            for lang, ranges in (info.get("languages") or {}).items():
+                for i, rng in enumerate(ranges):
+                    self.check_range(("rulebooks", book, "languages", lang, i), f"{book}:{rng}", book, rng, books)
+            if self.books is not None and self.books.is_dir():
                 f = self.books / book
                 if not f.is_file():
                     self.err(("rulebooks", book), f"rulebook {book!r} not found in {self.books}", key=True)
                 else:
                     n = len(f.read_text(encoding="utf-8", errors="replace").splitlines())
                     if n != info["lines"]:
-                        self.err(("rulebooks", book, "lines"), f"{book} has {n} lines, the spec says {info['lines']}")
+                        self.err(("rulebooks", book, "lines"),
+                                 f"the spec says {book} has {info['lines']} lines, but {f} has {n}")
         for cid, raw in self.data["clauses"].items():
             for i, cite in enumerate(raw.get("source") or ()):
                 book, _, rng = cite.rpartition(":")
-                first, _, last = rng.partition("-")
-                first, last = int(first), int(last or first)
                 where = ("clauses", cid, "source", i)
                 if book not in books:
-                    self.err(where, f"{cite!r} cites {book!r}, which is not among the rulebooks: {', '.join(books)}")
-                elif first < 1 or last > books[book]["lines"]:
-                    self.err(where, f"{cite!r} cites a line that {book} does not have (it has {books[book]['lines']})")
-                elif first > last:
-                    self.err(where, f"{cite!r}: the range runs backwards")
+                    self.err(where, f"{cite!r} cites {book!r}, which is not among the rulebooks: {', '.join(books)}"
+                             + _did_you_mean(book, books))
+                else:
+                    self.check_range(where, cite, book, rng, books)
+
+    def check_range(self, where: tuple, cite: str, book: str, rng: str, books: Mapping) -> None:
+        first, _, last = rng.partition("-")
+        first, last = int(first), int(last or first)
+        has = books[book]["lines"]
+        if first < 1:
+            self.err(where, f"{cite!r} cites line {first}, but lines are numbered from 1")
+        elif first > last:
+            self.err(where, f"{cite!r}: the range runs backwards (write {book}:{last}-{first})")
+        elif last > has:
+            what = f"line {last}" if first == last else f"lines {first}-{last}"
+            self.err(where, f"{cite!r} cites {what}, but {book} has only {has} lines")
 
     # ---- helpers for formal content ------------------------------------------------------
     def formal_sites(self, clauses: Mapping[str, Clause], key: str):
@@ -261,7 +293,15 @@ class _Builder:
         try:
             return parse_expr(str(text), names)
         except ExprError as e:
-            self.err(path, f"expression {text!r}: {e.message}", col_offset=e.col)
+            message, col = e.message, e.col
+            if message.startswith("syntax error") and col >= len(str(text).rstrip()):
+                message = "syntax error: it ends too soon, something is missing at the end"
+            elif message.startswith("syntax error") and str(text)[col:col + 1] == "=" != str(text)[col + 1:col + 2]:
+                message = "syntax error: '=' does not compare; write '==' (or <=, >=, !=)"
+            elif message.startswith("unknown name '"):
+                name = message.split("'")[1]
+                message = message.replace(";", _did_you_mean(name, names) + ";", 1)
+            self.err(path, f"expression {text!r}: {message}", col_offset=col)
             return None
 
     # ---- build ---------------------------------------------------------------------------
@@ -285,6 +325,7 @@ class _Builder:
             self.err(("clauses",), f"exactly one clause must define the cards; found {len(card_sites)}", key=True)
             raise SpecErrors(self.errors)
         card_clause = card_sites[0]
+        before_cards = len(self.errors)
         raw_cards = in_force[card_clause]["cards"]
         attrs = raw_cards["attributes"]
         for i, entry in enumerate(raw_cards["naturals"]):
@@ -300,8 +341,8 @@ class _Builder:
             notation.format(**{a: "x" for a in attrs})
         except (KeyError, IndexError, ValueError) as e:
             self.err(("notation", "card"), f"card notation {notation!r} uses an unknown attribute {e}")
-        if self.errors:
-            raise SpecErrors(self.errors)
+        if len(self.errors) > before_cards:
+            raise SpecErrors(self.errors)   # the cards cannot be built, and the rest depends on them
         cards = Cards.from_spec(raw_cards, notation, self.data["notation"].get("names"))
         tokens = [t.token.upper() for t in cards.types]
         dupes = sorted({t for t in tokens if tokens.count(t) > 1})
@@ -319,28 +360,35 @@ class _Builder:
         # meld kinds
         kinds: dict[str, dict] = {}
         for cid, path, mk in self.formal_sites(clauses, "meld_kind"):
-            for a in list(mk.get("same", [])) + list(mk.get("distinct", [])) + ([mk["run"]] if "run" in mk else []):
+            named = [(("same", i), a) for i, a in enumerate(mk.get("same", []))]
+            named += [(("distinct", i), a) for i, a in enumerate(mk.get("distinct", []))]
+            named += [(("run",), mk["run"])] if "run" in mk else []
+            for at, a in named:
                 if a not in attrs:
-                    self.err(path, f"meld kind {mk['id']!r} names attribute {a!r}; attributes: {', '.join(attrs)}")
+                    self.err(path + at, f"meld kind {mk['id']!r} names attribute {a!r}, which the cards do not have; "
+                             f"attributes: {', '.join(attrs)}" + _did_you_mean(a, attrs))
             if "run" in mk and mk["run"] in attrs and not all(isinstance(v, int) for v in attrs[mk["run"]]):
                 self.err(path + ("run",), f"a run needs an attribute with whole-number values; {mk['run']!r} has others")
             if "where" in mk:
                 self.expr(path + ("where",), mk["where"], MELD_NAMES + tuple(params))
             size = mk.get("size", {})
             if size.get("max") is not None and size.get("min", 1) > size["max"]:
-                self.err(path + ("size",), "size: min is larger than max")
+                self.err(path + ("size",), f"meld kind {mk['id']!r}: size min {size.get('min', 1)} is larger "
+                         f"than max {size['max']}")
         for cid, f in in_force.items():
             if "meld_kind" in f:
                 mk = f["meld_kind"]
                 if mk["id"] in kinds:
-                    self.err(("clauses", cid, "meld_kind", "id"), f"meld kind {mk['id']!r} is defined twice")
+                    self.err(("clauses", cid, "meld_kind", "id"), f"meld kind {mk['id']!r} is defined twice "
+                             f"(also by clause {kinds[mk['id']]['clause']!r})")
                 kinds[mk["id"]] = dict(mk, clause=cid)
 
         def check_kinds(path, names):
             for i, k in enumerate(names):
                 if k not in kinds:
                     self.err(path + (i,) if not isinstance(names, str) else path,
-                             f"no meld kind {k!r}; meld kinds: {', '.join(kinds) or 'none defined'}")
+                             f"no meld kind {k!r}; meld kinds: {', '.join(kinds) or 'none defined'}"
+                             + _did_you_mean(k, kinds))
 
         # constraints
         meld_rules: dict[str, list[Rule]] = {k: [] for k in kinds}

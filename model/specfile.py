@@ -6,6 +6,7 @@ the YAML parser and the JSON schema. Cross-reference checks live in `spec.py`.
 """
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from dataclasses import dataclass, field
@@ -26,6 +27,23 @@ Loader.yaml_implicit_resolvers = {
     for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
 Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
                              list("tTfF"))
+# YAML 1.1 would also read 010 as 8 (octal) and 1:30 as 90 (base 60), silently: YAML 1.2
+# numbers only, so `010` is 10 and `1:30` stays text (and is then reported where it is wrong)
+Loader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+    for ch, resolvers in Loader.yaml_implicit_resolvers.items()}
+Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
+Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
+
+
+def _construct_yaml_int(loader, node):
+    return int(loader.construct_scalar(node))
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml_int)
 
 
 @dataclass(frozen=True)
@@ -54,6 +72,10 @@ class Positions:
     file: str
     at: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     keys: dict[tuple, tuple[int, int]] = field(default_factory=dict)   # where a mapping key itself is
+    # where each piece of a text value lies, for text that is quoted or spans lines:
+    # (offset in the value, line, col) per piece, so an offset into the value (such as the
+    # column of an expression error) maps to the right place in the file
+    spans: dict[tuple, list[tuple[int, int, int]]] = field(default_factory=dict)
 
     def of(self, path: tuple, key: bool = False) -> tuple[int, int]:
         path = tuple(path)
@@ -66,30 +88,144 @@ class Positions:
         return self.at.get((), (1, 1))
 
     def error(self, path: tuple, message: str, key: bool = False, col_offset: int = 0) -> SpecError:
+        path = tuple(path)
+        if not key and col_offset and path in self.spans:
+            line, col = self._locate(path, col_offset)
+            return SpecError(self.file, line, col, message)
         line, col = self.of(path, key)
         return SpecError(self.file, line, col + col_offset, message)
 
+    def _locate(self, path: tuple, offset: int) -> tuple[int, int]:
+        start, line, col = self.spans[path][0]
+        for piece in self.spans[path]:
+            if piece[0] <= offset:
+                start, line, col = piece
+        return line, col + offset - start
 
-def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError], loader) -> Any:
-    pos.at[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+
+def _spans(node: yaml.ScalarNode, lines: list[str]) -> list[tuple[int, int, int]] | None:
+    """Pieces of a quoted, block or multi-line scalar (see Positions.spans); None for a
+    plain one-line scalar, whose value starts where the node does."""
+    first, last = node.start_mark.line, min(node.end_mark.line, len(lines) - 1)
+    if node.style in ("|", ">"):
+        out, offset, indent = [], 0, None
+        for n in range(first + 1, last + 1):
+            text = lines[n]
+            if not text.strip():
+                offset += 1
+                continue
+            ind = len(text) - len(text.lstrip(" "))
+            if indent is None:
+                indent = ind
+            elif ind < indent:
+                break
+            out.append((offset, n + 1, indent + 1))
+            offset += len(text.rstrip()) - indent + 1
+        return out or None
+    quoted = node.style in ('"', "'")
+    if not quoted and first == last:
+        return None
+    col = node.start_mark.column + (1 if quoted else 0)
+    out = [(0, first + 1, col + 1)]
+    offset = len(lines[first][col:].rstrip()) + 1 if first < len(lines) else 0
+    for n in range(first + 1, last + 1):
+        text = lines[n].strip()
+        if not text:
+            offset += 1
+            continue
+        out.append((offset, n + 1, len(lines[n]) - len(lines[n].lstrip()) + 1))
+        offset += len(text) + 1
+    return out
+
+
+def _mark(node_or_mark) -> tuple[int, int]:
+    m = getattr(node_or_mark, "start_mark", node_or_mark)
+    return m.line + 1, m.column + 1
+
+
+def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError], loader,
+           lines: list[str] | None = None) -> Any:
+    pos.at[path] = _mark(node)
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if isinstance(key, (list, dict)):
-                errors.append(SpecError(pos.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        "a mapping key must be a plain value"))
+            if not isinstance(key_node, yaml.ScalarNode):
+                errors.append(SpecError(pos.file, *_mark(key_node),
+                                        "a key must be a plain word or number, not a list or mapping"))
                 continue
+            key = _construct(key_node, loader, pos, errors)
             key = str(key) if not isinstance(key, str) else key
             if key in out:
-                errors.append(SpecError(pos.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        f"duplicate key {key!r}"))
-            pos.keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[key] = _build(value_node, path + (key,), pos, errors, loader)
+                first = pos.keys[path + (key,)]
+                errors.append(SpecError(pos.file, *_mark(key_node),
+                                        f"duplicate key {key!r}: it is already given at line {first[0]}, "
+                                        f"(a key may appear only once in a mapping)"))
+                continue
+            pos.keys[path + (key,)] = _mark(key_node)
+            out[key] = _build(value_node, path + (key,), pos, errors, loader, lines)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(n, path + (i,), pos, errors, loader) for i, n in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+        return [_build(n, path + (i,), pos, errors, loader, lines) for i, n in enumerate(node.value)]
+    if lines is not None and isinstance(node, yaml.ScalarNode):
+        spans = _spans(node, lines)
+        if spans:
+            pos.spans[path] = spans
+    return _construct(node, loader, pos, errors)
+
+
+def _construct(node: yaml.Node, loader, pos: Positions, errors: list[SpecError]) -> Any:
+    if node.tag == "tag:yaml.org,2002:merge":
+        errors.append(SpecError(pos.file, *_mark(node), "YAML merge keys (<<) are not supported in a spec; "
+                                                          "write the keys out"))
+        return None
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.MarkedYAMLError as exc:
+        problem = (exc.problem or "cannot read this value").replace("tag:yaml.org,2002:", "!!")
+        errors.append(SpecError(pos.file, *_mark(node), f"YAML: {problem}"))
+    except (ValueError, TypeError) as exc:
+        errors.append(SpecError(pos.file, *_mark(node), f"YAML: cannot read this value ({exc})"))
+    return None
+
+
+_YAML_WORDS = {
+    "<block end>": "the end of the indented block",
+    "<block mapping start>": "a new, differently indented key",
+    "<block sequence start>": "a list item",
+    "<stream end>": "the end of the file",
+    "unexpected end of stream": "the end of the file",
+    "<scalar>": "a value",
+    "'?'": "a key",
+    "'-'": "a list item",
+}
+
+
+def _yaml_syntax(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
+    """A PyYAML error in words a rule writer can act on, at the place to look."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = _mark(mark) if mark else (1, 1)
+    problem = exc.problem or "not valid YAML"
+    for jargon, words in _YAML_WORDS.items():
+        problem = problem.replace(jargon, words)
+    context = exc.context or ""
+    opened = exc.context_mark
+    if opened is not None and context in ("while parsing a flow sequence", "while parsing a flow mapping"):
+        # an unclosed [ or {: the parser only notices later; point at the bracket
+        bracket = "[" if "sequence" in context else "{"
+        closer = "]" if bracket == "[" else "}"
+        return SpecError(file, *_mark(opened),
+                         f"YAML syntax: this '{bracket}' is never closed with '{closer}' "
+                         f"(at line {line}, column {col}: {problem})")
+    if opened is not None and context == "while scanning a quoted scalar":
+        return SpecError(file, *_mark(opened),
+                         f"YAML syntax: this quoted text is never closed (at line {line}, column {col}: {problem})")
+    if "'\\t'" in problem:
+        problem += "; indent with spaces, YAML does not allow tabs"
+    elif "mapping values are not allowed here" in problem:
+        problem = "a ':' here starts a key: value pair where none can be (check the indentation, or quote a value that contains ': ')"
+    elif "the end of the indented block" in problem or "differently indented" in problem:
+        problem += " (check the indentation)"
+    return SpecError(file, line, col, f"YAML syntax: {problem}")
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, Positions]:
@@ -99,15 +235,12 @@ def parse_yaml(text: str, file: str) -> tuple[Any, Positions]:
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or "not valid YAML"
-        raise SpecErrors([SpecError(file, line, col, f"YAML syntax: {problem}")]) from None
+        raise SpecErrors([_yaml_syntax(exc, file)]) from None
     finally:
         loader.dispose()
     if node is None:
-        raise SpecErrors([SpecError(file, 1, 1, "the file is empty")])
-    data = _build(node, (), pos, errors, Loader(""))
+        raise SpecErrors([SpecError(file, 1, 1, "the file is empty (it holds no YAML, only blank lines or comments)")])
+    data = _build(node, (), pos, errors, Loader(""), text.splitlines())
     if errors:
         raise SpecErrors(errors)
     return data, pos
@@ -129,52 +262,207 @@ def formal_keys() -> tuple[str, ...]:
     return tuple(schema()["$defs"]["formal"])
 
 
-def _describe(error) -> tuple[tuple, str, bool]:
-    """A jsonschema error as (path, message, points-at-key)."""
+# ---- schema errors in the rule writer's words ----------------------------------------------
+
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "array": "a list",
+               "object": "a mapping of keys to values", "boolean": "true or false", "null": "nothing"}
+
+_PATTERN_WORDS = {
+    r"^[A-Za-z0-9_.-]+:[0-9]+(-[0-9]+)?$": "a citation of rulebook lines such as tick.txt:41 or tick.txt:41-42",
+    r"^[0-9]+(-[0-9]+)?$": "a line or a range of lines such as 41 or 41-42",
+    r"^[a-z][a-z0-9-]*$": "lowercase letters, digits and hyphens, starting with a letter (such as tick)",
+    r"^[a-z0-9][a-z0-9-]*$": "lowercase letters, digits and hyphens (such as wild-limit)",
+    r"^[0-9]+$": "a number such as 3",
+}
+
+
+def _where(path: tuple) -> str:
+    """A node's path as a rule writer reads it: clause 'wild-limit', constraint/expr."""
+    if not path:
+        return "the top level"
+    rest = ()
+    if path[0] == "clauses" and len(path) >= 2:
+        if len(path) >= 4 and path[2] == "readings":
+            head, rest = f"reading {path[3]!r} of clause {path[1]!r}", path[4:]
+        else:
+            head, rest = f"clause {path[1]!r}", path[2:]
+    elif path[0] == "rulebooks" and len(path) >= 2:
+        head, rest = f"rulebook {path[1]!r}", path[2:]
+    else:
+        return "/".join(str(p) for p in path)
+    return head + (f", {'/'.join(str(p) for p in rest)}" if rest else "")
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"the date {value.isoformat()} (YAML reads it as a date; quote it to keep it as text)"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _wanted(sch: dict) -> str | None:
+    """What a (simple) schema admits, in words; None when it is not simple."""
+    if "const" in sch:
+        return repr(sch["const"])
+    if "enum" in sch:
+        return "one of " + ", ".join(map(str, sch["enum"]))
+    if "type" in sch:
+        types = sch["type"] if isinstance(sch["type"], list) else [sch["type"]]
+        return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+    return None
+
+
+def _admits_type(sch: dict, value: Any) -> bool:
+    import jsonschema
+
+    if "const" in sch:
+        return value == sch["const"]
+    if "enum" in sch:
+        return value in sch["enum"]
+    if "type" not in sch:
+        return True
+    types = sch["type"] if isinstance(sch["type"], list) else [sch["type"]]
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER
+    return any(checker.is_type(value, t) for t in types)
+
+
+def _close(word: str, options) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _describe(error) -> list[tuple[tuple, str, bool]]:
+    """A jsonschema error as [(path, message, points-at-key)]; [] when another error
+    already says it."""
     path = tuple(error.absolute_path)
     v = error.validator
-    where = "/".join(str(p) for p in path) or "the top level"
+    where = _where(path)
+    inst = error.instance
     if v == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
-        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-        return path + (extra[0],), f"unknown key {extra[0]!r} in {where}{hint}", True
+        out = []
+        for extra in (k for k in inst if k not in error.schema.get("properties", {})):
+            near = _close(extra, allowed)
+            hint = f" (did you mean {near!r}?)" if near else ""
+            listing = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+            out.append((path + (extra,), f"unknown key {extra!r} in {where}{hint}{listing}", True))
+        return out
     if v == "required":
-        return path, f"{where} is missing {error.message.split(' is a required')[0]}", False
+        missing = error.message.split(" is a required")[0].strip("'\"")
+        props = error.schema.get("properties", {})
+        extras = [k for k in inst if k not in props] if isinstance(inst, dict) else []
+        if _close(missing, extras):
+            return []   # a misspelt key: the unknown-key error says it, with this name
+        return [(path, f"{where} is missing {missing!r}", True)]
     if v == "type":
-        want = error.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
-        return path, f"{where}: expected {want}, got {type(error.instance).__name__} {error.instance!r}", False
+        want = _PATTERN_WORDS.get(error.schema.get("pattern")) or _wanted(error.schema) or str(error.validator_value)
+        if inst is None and len(path) == 2 and path[0] == "clauses":
+            return [(path, f"clause {path[1]!r} is empty; a clause needs 'says' and one of "
+                           "source (rulebook lines), assumption or fact", True)]
+        if inst is None:
+            return [(path, f"{where} is empty; expected {want}", False)]
+        pattern = error.schema.get("pattern")
+        if pattern and isinstance(inst, int) and not isinstance(inst, bool) and re.match(pattern, str(inst)):
+            return [(path, f"{where}: YAML reads {inst} as a number, but text is needed here; quote it: '{inst}'",
+                     False)]
+        hint = ""
+        if "array" in str(error.validator_value) and isinstance(inst, (str, int)):
+            hint = f" (a single item still goes in brackets: [{inst}])"
+        return [(path, f"{where}: expected {want}, got {_shown(inst)}{hint}", False)]
     if v == "enum":
-        return path, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}", False
+        near = _close(inst, error.validator_value) if isinstance(inst, str) else None
+        hint = f" (did you mean {near!r}?)" if near else ""
+        return [(path, f"{where}: {_shown(inst)} is not one of: {', '.join(map(str, error.validator_value))}{hint}",
+                 False)]
+    if v == "const" and path == ("format",):
+        return [(path, f"format: must be {_shown(error.validator_value)}, got {_shown(inst)} "
+                       f"(this version of rulings reads spec format {error.validator_value})", False)]
     if v == "const":
-        return path, f"{where}: must be {error.validator_value!r}", False
+        return [(path, f"{where}: must be {_shown(error.validator_value)}, got {_shown(inst)}", False)]
     if v == "pattern":
-        return path, f"{where}: {error.instance!r} is not of the form {error.validator_value}", False
-    if v == "propertyNames":
-        return path, f"{where}: {error.message}", False
-    if v == "oneOf" and path and len(path) == 2 and path[0] == "clauses":
-        keys = [k for k in ("source", "assumption", "fact") if k in error.instance]
+        form = _PATTERN_WORDS.get(error.validator_value, f"of the form {error.validator_value}")
+        if "propertyNames" in error.schema_path:
+            if path == ("clauses",):
+                return [(path + (inst,), f"clause id {inst!r} must be {form}", True)]
+            if len(path) >= 3 and path[0] == "clauses" and path[-1] == "levels":
+                return [(path + (inst,), f"level {inst!r} in {_where(path[:-1])} must be {form}", True)]
+            return [(path + (inst,), f"key {inst!r} in {where} must be {form}", True)]
+        return [(path, f"{where}: {_shown(inst)} is not {form}", False)]
+    if v in ("minProperties", "minItems"):
+        n = error.validator_value
+        if path and path[-1] == "readings":
+            return [(path, f"{where}: a clause with readings needs at least {n} (the ways the clause can be "
+                           "read); with only one, drop 'readings' and put its content in the clause", True)]
+        things = "entries" if v == "minProperties" else "items"
+        return [(path, f"{where} needs at least {n} {things}" if n != 1 else f"{where} is empty; it needs at least one",
+                 False)]
+    if v == "maxItems":
+        return [(path, f"{where}: at most {error.validator_value} items, got {len(inst)}", False)]
+    if v == "minLength":
+        return [(path, f"{where} is empty", False)]
+    if v in ("minimum", "maximum"):
+        bound = "the least" if v == "minimum" else "the most"
+        return [(path, f"{where}: {_shown(inst)} is out of range; {bound} allowed is {error.validator_value}", False)]
+    if v == "oneOf" and len(path) == 2 and path[0] == "clauses":
+        if not isinstance(inst, dict):
+            return []   # the type error says it
+        keys = [k for k in ("source", "assumption", "fact") if k in inst]
         if not keys:
-            return path, f"clause {path[1]!r} needs one of source (rulebook lines), assumption or fact", True
-        return path, f"clause {path[1]!r} has {' and '.join(keys)}; a clause is grounded in exactly one of them", True
-    if v == "oneOf":
-        return path, f"{where}: {error.instance!r} is not a valid value here", False
-    return path, f"{where}: {error.message}", False
+            return [(path, f"clause {path[1]!r} needs one of source (rulebook lines), assumption or fact", True)]
+        return [(path, f"clause {path[1]!r} has both {' and '.join(keys)}; a clause rests on exactly one of "
+                       "source (rulebook lines), assumption or fact", True)]
+    if v in ("oneOf", "anyOf"):
+        wants = [_wanted(s) for s in error.validator_value]
+        if all(wants):
+            return [(path, f"{where}: expected {' or '.join(wants)}, got {_shown(inst)}", False)]
+        return [(path, f"{where}: {_shown(inst)} is not a valid value here", False)]
+    return [(path, f"{where}: {error.message}", False)]
+
+
+def _specific(error):
+    """The error to report for a oneOf/anyOf: itself when the value has a type no branch
+    takes (the message lists the branches), else the most relevant error of the branches
+    that take its type."""
+    import jsonschema
+
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        return error
+    if len(error.absolute_path) == 2 and error.absolute_path[0] == "clauses":
+        return error
+    fitting = [i for i, s in enumerate(error.validator_value) if _admits_type(s, error.instance)]
+    if not fitting:
+        return error
+    inner = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] in fitting]
+    return _specific(jsonschema.exceptions.best_match(inner or error.context))
 
 
 def validate_schema(data: Any, pos: Positions) -> list[SpecError]:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(schema())
-    out = []
+    # a whole number is written as one: JSON Schema would also take 4.0 for an integer
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool))
+    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
+    validator = strict(schema())
+    out: list[SpecError] = []
     for error in validator.iter_errors(data):
-        # descend into the most specific error of a oneOf/anyOf where one exists
-        if error.validator in ("oneOf", "anyOf") and error.context and not (
-                len(error.absolute_path) == 2 and error.absolute_path[0] == "clauses"):
-            error = jsonschema.exceptions.best_match(error.context)
-        path, message, key = _describe(error)
-        out.append(pos.error(path, message, key=key))
+        for path, message, key in _describe(_specific(error)):
+            e = pos.error(path, message, key=key)
+            if e not in out:
+                out.append(e)
     return out
 
 
@@ -182,11 +470,24 @@ def read(path: str | Path, display: str | None = None) -> tuple[dict, Positions]
     path = Path(path)
     display = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SpecErrors([SpecError(display, 1, 1, "no such file")]) from None
+    except IsADirectoryError:
+        raise SpecErrors([SpecError(display, 1, 1, "this is a folder, not a spec file")]) from None
     except OSError as exc:
-        raise SpecErrors([SpecError(display, 1, 1, f"cannot read the file: {exc.strerror}")]) from None
-    except UnicodeDecodeError:
-        raise SpecErrors([SpecError(display, 1, 1, "the file is not UTF-8 text")]) from None
+        raise SpecErrors([SpecError(display, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[:exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise SpecErrors([SpecError(display, line, col,
+                                    f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} here is not UTF-8 "
+                                    "(save the file as UTF-8)")]) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
     data, pos = parse_yaml(text, display)
     errors = validate_schema(data, pos)
     if errors:
