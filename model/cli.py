@@ -316,5 +316,9 @@ def lay(game, level, initial, readings, engine, as_json, cards):
     sys.exit({True: EXIT_OK, False: EXIT_NO, None: EXIT_UNKNOWN}[v.legal])
 
 
+from .checks.cli import check  # noqa: E402  (the rule writer's command lives with the checks)
+
+main.add_command(check)
+
 if __name__ == "__main__":   # pragma: no cover
     main()

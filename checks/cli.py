@@ -1,0 +1,53 @@
+"""`rulings check`: the rule writer's command."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from .findings import KINDS
+
+
+@click.command()
+@click.argument("game")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
+              help="Only these kinds of finding (repeatable); default: all.")
+@click.option("--bound", type=int, default=6, show_default=True,
+              help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def check(game: str, kinds: tuple[str, ...], bound: int, as_json: bool):
+    """Search a game's rules for ambiguities, gaps, conflicts, false claims and
+    translation differences, each finding with a replayable witness.
+
+    Exit 0 when every finding is resolved (by an adopted reading, a named assumption,
+    or because the claim holds), 1 when some finding is unresolved, 2 on bad input.
+
+    \b
+    Examples:
+      rulings check tick
+      rulings check tick --kind reading --kind claim --json
+    """
+    from rulings.cli import _fail, _load
+
+    from . import report
+    from .run import run_checks
+
+    _load(game, ())   # a clear error for an unknown game or a broken spec
+    if bound < 1:
+        _fail("--bound must be at least 1")
+    t0 = time.perf_counter()
+    if as_json or not sys.stderr.isatty():
+        runs = run_checks(game, list(kinds) or None, bound)
+    else:
+        from rich.console import Console
+
+        with Console(stderr=True).status("checking") as status:
+            runs = run_checks(game, list(kinds) or None, bound, progress=lambda m: status.update(f"checking: {m}"))
+    seconds = time.perf_counter() - t0
+    if as_json:
+        click.echo(json.dumps(report.as_json(game, runs, seconds), indent=2))
+    else:
+        click.echo(report.text(game, runs, seconds))
+    sys.exit(1 if any(not f.resolved for r in runs for f in r.findings) else 0)

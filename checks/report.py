@@ -1,0 +1,76 @@
+"""How findings are shown: grouped by kind, each with its clauses, lines, verdict,
+witness (cards as cards, traces as numbered turns) and how it was established."""
+from __future__ import annotations
+
+import json
+
+from .findings import CheckRun
+
+TITLES = {"reading": "Readings: where two readings of a clause give different verdicts",
+          "gap": "Gaps: situations no clause decides",
+          "conflict": "Conflicts: where two clauses demand opposite verdicts",
+          "claim": "Claims: what the rulebook states as fact, checked",
+          "translation": "Translations: where the English and French texts state different facts"}
+
+
+def _witness_lines(w: dict) -> list[str]:
+    out = []
+    if "cards" in w:
+        where = f" ({w['contract']})" if "contract" in w else ""
+        out.append(f"cards: {' '.join(w['cards'])}{where}")
+    sit = w.get("situation")
+    if sit:
+        out.append(f"situation: {sit['players']} players, dealer seat {sit['dealer']}, seat {sit['to_move']} to move "
+                   f"({sit['phase']} phase), {sit['turns_finished']} turns finished, level {sit['level']}")
+        out.append(f"  hand: {' '.join(sit['hand'])}; chips {sit['chips']}; face-up top: "
+                   f"{' '.join(sit['face_up_top']) or '-'}; stock {sit['stock']} cards")
+        for i, m in enumerate(sit["moves"], 1):
+            desc = {"draw": lambda m: f"draw ({m['kind']}" + (f" x{m['count']})" if m["kind"] == "tick" else ")"),
+                    "lay": lambda m: f"lay {' '.join(m['cards'])}",
+                    "discard": lambda m: f"discard {m['card']}"}[m["move"]](m)
+            out.append(f"  move {i}: {desc}")
+    trace = w.get("trace")
+    if trace:
+        out.append(f"trace from the deal (seed {w.get('seed')}, {w.get('players')} players):")
+        for i, step in enumerate(trace, 1):
+            out.append(f"  {i:3}. {step}")
+    for key in ("en", "fr"):
+        if key in w:
+            out.append(f"{key}: {w[key].get('lines')}: {', '.join(map(str, w[key].get('facts', [])))}")
+    for key, val in w.items():
+        if key in ("cards", "contract", "situation", "trace", "seed", "players", "en", "fr", "replay"):
+            continue
+        out.append(f"{key}: {json.dumps(val) if not isinstance(val, str) else val}")
+    return out
+
+
+def text(game: str, runs: list[CheckRun], seconds: float) -> str:
+    lines = [f"rulings check {game}: {sum(len(r.findings) for r in runs)} findings in {seconds:.1f} s"]
+    unresolved = 0
+    for run in runs:
+        lines.append("")
+        lines.append(f"== {TITLES.get(run.kind, run.kind)}  [{len(run.findings)} findings, {run.seconds:.1f} s]")
+        if run.note:
+            lines.append(f"   note: {run.note}")
+        for f in run.findings:
+            mark = "resolved" if f.resolved else "UNRESOLVED"
+            unresolved += not f.resolved
+            lines.append(f"-- {f.id}  ({mark})")
+            lines.append(f"   clauses: {', '.join(f.clauses)}" + (f"  [{', '.join(f.sources)}]" if f.sources else ""))
+            lines.append(f"   asked: {f.question}")
+            lines.append(f"   found: {f.verdict}")
+            if f.witness:
+                lines += ["   " + x for x in _witness_lines(f.witness)]
+            lines.append(f"   how: {f.method} ({f.seconds:.2f} s)")
+            lines.append(f"   settled: {f.resolution}" if f.resolved else f"   open: {f.resolution}")
+    lines.append("")
+    lines.append(f"{unresolved} unresolved finding(s)" if unresolved else
+                 "every finding is resolved by an adopted reading, a named assumption, or holds")
+    return "\n".join(lines)
+
+
+def as_json(game: str, runs: list[CheckRun], seconds: float) -> dict:
+    return {"game": game, "seconds": round(seconds, 3),
+            "unresolved": sum(not f.resolved for r in runs for f in r.findings),
+            "checks": [{"kind": r.kind, "seconds": round(r.seconds, 3), "note": r.note,
+                        "findings": [f.to_json() for f in r.findings]} for r in runs]}

@@ -1,0 +1,55 @@
+"""Run the checks of a game: which questions, in which order, each timed."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from .findings import KINDS, CheckRun
+
+
+def _readings(game, bound, progress):
+    from .readings import reading_findings
+
+    return reading_findings(game, bound=bound, progress=progress), ""
+
+
+def _gaps(game, bound, progress):
+    from .gaps import gap_findings
+
+    return gap_findings(game, progress=progress)
+
+
+def _conflicts(game, bound, progress):
+    from .conflicts import conflict_findings
+
+    return conflict_findings(game, bound=bound, progress=progress), ""
+
+
+def _claims(game, bound, progress):
+    from .claims import claim_findings
+
+    return claim_findings(game, bound=max(3, bound // 2 + 1), progress=progress), ""
+
+
+def _translations(game, bound, progress):
+    from rulings.spec import load
+
+    from .translation import translation_findings
+
+    if progress:
+        progress("translations")
+    return translation_findings(load(game))
+
+
+CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
+                               "translation": _translations}
+
+
+def run_checks(game: str, kinds: list[str] | None = None, bound: int = 6,
+               progress: Callable[[str], None] | None = None) -> list[CheckRun]:
+    runs = []
+    for kind in kinds or list(KINDS):
+        t0 = time.perf_counter()
+        findings, note = CHECKS[kind](game, bound, progress)
+        runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
+    return runs
