@@ -64,6 +64,7 @@ class _Search:
         rule_names = {n for r in contract.rules for n in r.expr.names}
         self.need_points = "points" in rule_names or any(
             "points" in r.expr.names for k in spec.meld_kinds.values() for r in k.rules)
+        self.need_fixed = bool(contract.distinct)
         self.slots: list[Slot] = list(contract.required)
         self.memo: dict = {}
 
@@ -76,21 +77,23 @@ class _Search:
             found = g.compat[key] = [t for t in g.naturals if all(g.code[t][a] == v for a, v in fixed.items())]
         return found
 
-    def standins(self, kind: MeldKind, nats: list[int], w: int) -> dict[int, tuple]:
-        """{points of the stand-ins: stand-in types} for w wilds joining naturals `nats`
-        (with repetition) in a meld of `kind`; empty when no stand-ins fit."""
+    def standins(self, kind: MeldKind, nats: list[int], w: int) -> list[tuple[int, tuple]]:
+        """(points of the stand-ins, stand-in types) for w wilds joining naturals `nats`
+        (with repetition) in a meld of `kind`; empty when no stand-ins fit. One option per
+        points value, and, when the contract's required melds must differ in some
+        attribute, per value of the meld's shared attributes too."""
         g = self.g
         if nats:
             fixed_options = [{a: g.code[nats[0]][a] for a in kind.same}]
         else:
             fixed_options = [dict(zip(kind.same, combo)) for combo in itertools.product(*(g.domain[a] for a in kind.same))]
-        found: dict[int, tuple] = {}
+        found: dict = {}
         for fixed in fixed_options:
             for p, wit in self._standins_fixed(kind, nats, w, fixed).items():
-                found.setdefault(p, wit)
-                if not self.need_points:
-                    return found
-        return found
+                found.setdefault((p, tuple(sorted(fixed.items()))) if self.need_fixed else p, (p, wit))
+                if not self.need_points and not self.need_fixed:
+                    return list(found.values())
+        return list(found.values())
 
     def _standins_fixed(self, kind, nats, w, fixed) -> dict[int, tuple]:
         g = self.g
@@ -181,7 +184,7 @@ class _Search:
         fixed = {a: g.code[first][a] for a in kind.same} if first is not None else {}
         relevant = tuple(rem[t] for t in self.compatible(kind, fixed)) if first is not None else ()
         key = (kind.id, slot.size, slot.exact, first, first_wild, relevant,
-               tuple(rem[w] for w in g.wilds), self.need_points)
+               tuple(rem[w] for w in g.wilds), self.need_points, self.need_fixed)
         found = g.candidates.get(key)
         if found is None:
             if len(g.candidates) > 200_000:
@@ -210,7 +213,7 @@ class _Search:
                     continue
                 face = sum(g.types[t].value for t in nats) + sum(c * g.types[w].value for w, c in zip(wild_types, wc))
                 nat_pts = sum(g.types[t].value for t in nats)
-                for spts, stand in options.items():
+                for spts, stand in options:
                     env = dict(self.params, size=n, naturals=len(nats), wilds=nw, points=nat_pts + spts,
                                face_points=face)
                     if all(r.expr.evaluate(env) for r in kind.rules):
