@@ -13,13 +13,23 @@ from .engine import Discard, Draw, Lay, Refusal, State
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal moves, from its own seeded stream."""
+    """Picks a kind of move uniformly among the kinds offered (a stock draw, a tick, a lay,
+    a discard), then a move of that kind uniformly, from its own seeded stream.
+
+    Choosing the kind first keeps the one lay offered from drowning among a dozen
+    discards; a player picking uniformly among all moves almost never lays, and its
+    levels (so its games) practically never end."""
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
     def choose(self, state: State):
-        return self.rng.choice(engine.legal_moves(state))
+        moves = engine.legal_moves(state)
+        kinds: dict[str, list] = {}
+        for m in moves:
+            kinds.setdefault(m.kind if isinstance(m, Draw) else type(m).__name__, []).append(m)
+        kind = self.rng.choice(sorted(kinds))
+        return self.rng.choice(kinds[kind])
 
 
 class GreedyPlayer:
