@@ -58,7 +58,7 @@ def evaluate(spec: Spec, cid: str, claim: dict, bound: int) -> Finding:
         got = parse(str(bonus["cards"]), ENGINE_NAMES[("bonus", "cards")]).evaluate({"players": args["players"]})
         holds = got == args["equals"]
         return _finding(spec, cid, holds, f"{'holds' if holds else 'refuted'}: the deal for {args['players']} players "
-                        f"takes {got} cards by clause {cid_b}", t0, {"players": args["players"], "cards": got},
+                        f"takes {got} cards by clause {cid_b}", t0, {"players": args["players"], "deal_cards": got},
                         "evaluated the bonus clause's card count")
     if what == "score":
         cid_s, scoring = spec.rule("scoring")

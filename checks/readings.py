@@ -116,8 +116,30 @@ def reading_findings(game: str, bound: int = 6, budget: int = 300_000, progress=
                                             seconds=time.perf_counter() - t0,
                                             extra={"proved_to_bound": found.size_reached}))
                 continue
-            findings.append(turns.reading_finding(spec_a, spec_b, cid, adopted, other, keys, common, t0))
+            found = turns.reading_finding(spec_a, spec_b, cid, adopted, other, keys, common, t0)
+            if not found.extra.get("told_apart"):
+                found = _by_exploration(game, cid, adopted, other, common, t0) or found
+            findings.append(found)
     return findings
+
+
+def _by_exploration(game: str, cid: str, adopted: str, other: str, common: dict, t0: float) -> Finding | None:
+    """The first move of the gap check's seeded play whose outcome the other reading
+    changes: a trace from the deal, replayed by the engine under both readings."""
+    from .gaps import exploration
+
+    ex = exploration(game)
+    hit = ex["differs"].get((cid, other))
+    if hit is None:
+        return None
+    verdict = (f"they disagree in play: at move {len(hit['moves'])} of a seeded game ({hit['decided']}), the move is "
+               f"{hit['outcome']} under {adopted} and {hit['otherwise']} under {other}")
+    return Finding(**common, verdict=verdict,
+                   witness={"seed": hit["seed"], "players": hit["players"], "player": hit["player"],
+                            "trace": hit["trace"],
+                            "replay": {"seed": hit["seed"], "players": hit["players"], "moves": hit["moves"]}},
+                   method=ex["method"] + "; every move also replayed under each other reading of the clauses it consulted",
+                   seconds=time.perf_counter() - t0, extra={"told_apart": True})
 
 
 __all__ = ["reading_findings", "differing_keys", "meld_difference", "MELD_KEYS"]

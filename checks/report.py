@@ -31,14 +31,19 @@ def _witness_lines(w: dict) -> list[str]:
             out.append(f"  move {i}: {desc}")
     trace = w.get("trace")
     if trace:
-        out.append(f"trace from the deal (seed {w.get('seed')}, {w.get('players')} players):")
-        for i, step in enumerate(trace, 1):
-            out.append(f"  {i:3}. {step}")
+        out.append(f"trace from the deal (seed {w.get('seed')}, {w.get('players')} players, {w.get('player')} play, "
+                   f"{len(trace)} moves):")
+        shown = list(enumerate(trace, 1))
+        if len(shown) > 12:
+            out += [f"  {i:4}. {step}" for i, step in shown[:3]]
+            out.append(f"        ... {len(shown) - 11} moves (all of them in --json) ...")
+            shown = shown[-8:]
+        out += [f"  {i:4}. {step}" for i, step in shown]
     for key in ("en", "fr"):
         if key in w:
             out.append(f"{key}: {w[key].get('lines')}: {', '.join(map(str, w[key].get('facts', [])))}")
     for key, val in w.items():
-        if key in ("cards", "contract", "situation", "trace", "seed", "players", "en", "fr", "replay"):
+        if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay"):
             continue
         out.append(f"{key}: {json.dumps(val) if not isinstance(val, str) else val}")
     return out

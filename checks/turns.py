@@ -88,6 +88,14 @@ def play(state: engine.State, moves: list) -> dict:
             "level_ended": len(state.results) > 0, "stock": len(state.stock), "face_up": len(state.face_up)}
 
 
+def outcome_text(o: dict) -> str:
+    if not o["legal"]:
+        return f"refused ({', '.join(o['clauses'])})"
+    if o["level_ended"]:
+        return "legal, and the level ends"
+    return f"legal, and play goes on (stock {o['stock']}, face-up pile {o['face_up']})"
+
+
 def replay_data(state: engine.State, moves) -> dict:
     """What the engine needs to replay a witness: the whole state and the moves."""
     return {"state": state.to_json(), "moves": [m.to_json() for m in moves]}
@@ -204,7 +212,7 @@ def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: s
             f"{tok}: {v[adopted]} vs {v[other]}" for tok, v in diff.items()) + "; a hand holding more copies than "
             "one reading's deck has is possible only under the other",
             witness={"players": players, "copies": diff}, method="the decks each reading builds, compared card by card",
-            seconds=time.perf_counter() - t0)
+            seconds=time.perf_counter() - t0, extra={"told_apart": bool(diff)})
     enc = _encoder(keys, fa, fb)
     if enc is None:
         return Finding(**common, verdict="not searched: no encoder yet for what these readings change "
@@ -220,12 +228,9 @@ def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: s
     state_a, state_b = make(spec_a), make(spec_b)
     out_a, out_b = play(state_a, moves), play(state_b, moves)
     differ = out_a != out_b
-    word = lambda o: "legal" if o["legal"] else f"refused ({', '.join(o['clauses'])})"  # noqa: E731
-    verdict = (f"they disagree: the move is {word(out_a)} under {adopted}, {word(out_b)} under {other}"
-               if out_a["legal"] != out_b["legal"] else
-               f"they disagree on the outcome: {out_a} under {adopted}, {out_b} under {other}" if differ else
-               "the constructed situation did not tell them apart")
+    verdict = (f"they disagree: the move is {outcome_text(out_a)} under {adopted}, {outcome_text(out_b)} under {other}"
+               if differ else "the constructed situation did not tell them apart")
     return Finding(**common, verdict=verdict, witness={"situation": _show(spec_a, state_a, moves),
                                                          adopted: out_a, other: out_b,
                                                          "replay": replay_data(state_a, moves)},
-                   method=how, seconds=time.perf_counter() - t0)
+                   method=how, seconds=time.perf_counter() - t0, extra={"told_apart": differ})

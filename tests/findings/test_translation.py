@@ -29,8 +29,16 @@ BOOK = "tick.txt"
 
 @pytest.fixture(scope="module")
 def books() -> Path:
+    """The texts: RULINGS_RULEBOOKS (CI sets it, and then they must be there), else the
+    shared folder beside this checkout. A user's clone has neither: these tests then say
+    so and do not run."""
     folder = os.environ.get(RULEBOOKS_ENV)
-    if not folder or not (Path(folder) / BOOK).is_file():
+    if not folder:
+        beside = Path(__file__).resolve().parents[3] / "shared" / "rulebooks"
+        if not (beside / BOOK).is_file():
+            pytest.skip(f"the rulebook texts are not in this checkout; set {RULEBOOKS_ENV} to run the translation tests")
+        folder = str(beside)
+    if not (Path(folder) / BOOK).is_file():
         pytest.fail(f"the translation tests need the rulebook texts: set {RULEBOOKS_ENV} to the folder "
                     f"holding {BOOK} (for example /work/shared/rulebooks); now {folder!r}")
     return Path(folder)
@@ -216,12 +224,14 @@ def test_a_changed_french_number_is_found(tmp_path, books, tick_spec, found):
     assert not f.resolved
 
 
-def test_a_changed_number_in_uncited_tips_is_found(tmp_path, books, tick_spec):
+def test_a_changed_number_in_the_tips_is_found(tmp_path, books, tick_spec):
+    """The level-8 tip is cited by the claim clause that formalises it."""
     folder = mutated(books, tmp_path, "deux tiques", "trois tiques")
     findings, _ = translation_findings(tick_spec, folder)
     hits = [f for f in findings if f"{BOOK}:76" in f.sources and f"{BOOK}:81" in f.sources]
-    assert len(hits) == 1 and hits[0].clauses == [] and "trois tiques" in hits[0].verdict
-    assert "no clause cites" in hits[0].resolution and not hits[0].resolved
+    citing = sorted(cid for cid, c in tick_spec.clauses.items() if f"{BOOK}:81" in c.source)
+    assert len(hits) == 1 and hits[0].clauses == citing and "trois tiques" in hits[0].verdict
+    assert not hits[0].resolved
 
 
 def test_the_qualifier_is_read_from_the_text(tmp_path, books, tick_spec):

@@ -1,0 +1,503 @@
+"""What and how: does an implementation answer as the spec does?
+
+Two passes over the same four questions (meld, best_lay, move, score; see adapters.py):
+
+1. the conformance vectors (vectors.py), each answer compared with the recorded one, and
+   the recorded games replayed move by move;
+2. a differential search driven by Hypothesis: random hands and contracts for the meld
+   questions, random engine states (constructed, or reached in seeded games) and moves
+   for the move question, random ends of levels for scoring; the engine answers each as
+   the spec says, the implementation is asked the same, and every divergence is shrunk
+   (Hypothesis shrinks the choices that built the situation) to its smallest form. Each
+   distinct kind of divergence (question, the two verdicts, the clauses involved) is
+   reported once, shrunk on its own.
+
+How it is shown lives in `conform_report.py`.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rulings import engine, reference
+from rulings.spec import Spec
+
+from . import cases, neutral, vectors
+from .adapters import Adapter, Answer
+
+
+@dataclass
+class Outcome:
+    """One question asked of the implementation and how its answer compares."""
+
+    family: str                      # meld, best_lay, move, score, game
+    id: str
+    status: str                      # pass, fail, skipped, error
+    situation: dict = field(default_factory=dict)
+    spec: dict = field(default_factory=dict)          # what the spec says: verdict, clauses, why
+    implementation: Any = None                        # what the implementation said
+    differences: list[str] = field(default_factory=list)
+    error: str = ""
+    failure: str = ""                # for errors: crash, hang, malformed, raised, answered an error
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v not in ("", [], {}, None) or k == "status"}
+
+
+@dataclass
+class Divergence:
+    """A kind of divergence the search found, shrunk."""
+
+    family: str
+    signature: str
+    outcome: Outcome                 # the shrunk case
+    first: Outcome | None            # the first case of this kind the search met, before shrinking
+    found_after: int                 # cases asked before it was first met
+
+    def to_json(self) -> dict:
+        return {"family": self.family, "signature": self.signature, "shrunk": self.outcome.to_json(),
+                "first_found": self.first.to_json() if self.first else None, "found_after": self.found_after}
+
+
+@dataclass
+class SearchStats:
+    cases: int = 0
+    seconds: float = 0.0
+    adapter_seconds: float = 0.0
+    skipped_by_adapter: int = 0
+    note: str = ""
+
+
+@dataclass
+class Report:
+    game: str
+    implementation: str
+    readings: dict
+    vectors: dict[str, dict[str, int]] = field(default_factory=dict)      # family -> status -> count
+    problems: list[Outcome] = field(default_factory=list)                 # vector failures and errors
+    divergences: list[Divergence] = field(default_factory=list)
+    search: dict[str, SearchStats] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    requests: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.problems or self.divergences)
+
+    def cases_per_second(self) -> float:
+        cases = sum(s.cases for s in self.search.values())
+        secs = sum(s.seconds for s in self.search.values())
+        return cases / secs if secs else 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# asking one question and judging the answer
+
+
+def clause_info(spec: Spec, ids) -> list[dict]:
+    return [{"id": cid, "source": spec.source(cid), "says": spec.clauses[cid].says}
+            for cid in ids if cid in spec.clauses]
+
+
+def _error(family: str, cid: str, situation: dict, spec_side: dict, answer: Answer) -> Outcome:
+    return Outcome(family, cid, "error", situation, spec_side, None, error=answer.error, failure=answer.failure)
+
+
+def judge_meld(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contract: str, legal: bool,
+               clauses: list[str], family: str = "meld") -> Outcome:
+    situation = {"cards": cards, "contract": contract}
+    said_spec = {"legal": legal, "clauses": clause_info(spec, clauses)}
+    a = adapter.ask("meld", {"game": spec.game, **situation})
+    if a.status == "unsupported":
+        return Outcome(family, cid, "skipped", situation, said_spec)
+    if a.status == "error":
+        return _error(family, cid, situation, said_spec, a)
+    if not isinstance(a.value, bool):
+        return Outcome(family, cid, "error", situation, said_spec, a.value,
+                       error=f"meld answered {a.value!r}, not true or false", failure="malformed")
+    ok = a.value == legal
+    return Outcome(family, cid, "pass" if ok else "fail", situation, said_spec, {"legal": a.value},
+                   [] if ok else [f"legal: expected {str(legal).lower()}, got {str(a.value).lower()}"])
+
+
+def judge_best(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contract: str, points, clauses) -> Outcome:
+    situation = {"cards": cards, "contract": contract}
+    said_spec = {"points": points, "clauses": clause_info(spec, clauses)}
+    a = adapter.ask("best_lay", {"game": spec.game, **situation})
+    if a.status == "unsupported":
+        return Outcome("best_lay", cid, "skipped", situation, said_spec)
+    if a.status == "error":
+        return _error("best_lay", cid, situation, said_spec, a)
+    if not (a.value is None or (isinstance(a.value, int) and not isinstance(a.value, bool))):
+        return Outcome("best_lay", cid, "error", situation, said_spec, a.value,
+                       error=f"best_lay answered {a.value!r}, not a whole number or null", failure="malformed")
+    ok = a.value == points
+    return Outcome("best_lay", cid, "pass" if ok else "fail", situation, said_spec, {"points": a.value},
+                   [] if ok else [f"points: expected {points}, got {a.value}"])
+
+
+def judge_move(spec: Spec, adapter: Adapter, cid: str, state: dict, move: dict, expected: dict,
+               clauses: list[str], extra: dict | None = None, family: str = "move") -> Outcome:
+    """`expected`: {"legal": False, "why"} or {"legal": True, "compare", "state", "scores"?}."""
+    situation = {"state": state, "move": move}
+    said_spec = {"legal": expected["legal"], "clauses": clause_info(spec, clauses)}
+    if expected.get("why"):
+        said_spec["why"] = expected["why"]
+    if expected["legal"]:
+        said_spec["compare"] = expected["compare"]
+        said_spec["after"] = expected["state"]
+        if expected.get("scores") is not None:
+            said_spec["scores"] = expected["scores"]
+    a = adapter.ask("move", {"game": spec.game, "state": state, "move": move})
+    if a.status == "unsupported":
+        return Outcome(family, cid, "skipped", situation, said_spec, extra=extra or {})
+    if a.status == "error":
+        out = _error(family, cid, situation, said_spec, a)
+        out.extra = extra or {}
+        return out
+    got = a.value
+    if isinstance(got, bool):
+        got = {"legal": got}
+    if not isinstance(got, dict) or not isinstance(got.get("legal"), bool):
+        return Outcome(family, cid, "error", situation, said_spec, a.value, extra=extra or {},
+                       error=f"move answered {str(a.value)[:200]}, not {{\"legal\": true|false, ...}}",
+                       failure="malformed")
+    diffs = []
+    if got["legal"] != expected["legal"]:
+        diffs.append(f"legal: expected {str(expected['legal']).lower()}, got {str(got['legal']).lower()}")
+    elif expected["legal"] and "state" in got:
+        diffs += [f"state after: {d}" for d in neutral.compare_states(spec, expected["state"], got["state"],
+                                                                       expected["compare"])]
+        if expected.get("scores") is not None and got.get("scores") is not None and got["scores"] != expected["scores"]:
+            diffs.append(f"scores: expected {expected['scores']}, got {got['scores']}")
+    return Outcome(family, cid, "fail" if diffs else "pass", situation, said_spec, got, diffs, extra=extra or {})
+
+
+def judge_score(spec: Spec, adapter: Adapter, cid: str, state: dict, scores: list[int], clauses,
+                extra: dict | None = None) -> Outcome:
+    situation = {"state": state}
+    said_spec = {"scores": scores, "clauses": clause_info(spec, clauses)}
+    a = adapter.ask("score", {"game": spec.game, "state": state})
+    if a.status == "unsupported":
+        return Outcome("score", cid, "skipped", situation, said_spec)
+    if a.status == "error":
+        return _error("score", cid, situation, said_spec, a)
+    if not isinstance(a.value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in a.value):
+        return Outcome("score", cid, "error", situation, said_spec, a.value,
+                       error=f"score answered {str(a.value)[:200]}, not a list of whole numbers", failure="malformed")
+    ok = a.value == scores
+    return Outcome("score", cid, "pass" if ok else "fail", situation, said_spec, {"scores": a.value},
+                   [] if ok else [f"scores: expected {scores}, got {a.value}"], extra=extra or {})
+
+
+# ---------------------------------------------------------------------------------------
+# pass 1: the vectors
+
+
+def _expected_of(vec: dict) -> dict:
+    if vec["legal"]:
+        return {"legal": True, "compare": vec["compare"], "state": vec["after"]}
+    return {"legal": False, "why": vec.get("why", "")}
+
+
+def _vector_extra(vec: dict) -> dict:
+    return {k: vec[k] for k in ("witness_of", "reading", "otherwise", "rests_on") if k in vec}
+
+
+def run_vector(spec: Spec, adapter: Adapter, family: str, vec: dict) -> Outcome:
+    if family == "meld":
+        out = judge_meld(spec, adapter, vec["id"], vec["cards"], vec["contract"], vec["legal"], vec["clauses"])
+    elif family == "best_lay":
+        out = judge_best(spec, adapter, vec["id"], vec["cards"], vec["contract"], vec["points"], vec["clauses"])
+    elif family == "move":
+        out = judge_move(spec, adapter, vec["id"], vec["state"], vec["move"], _expected_of(vec), vec["clauses"])
+    elif family == "score":
+        out = judge_score(spec, adapter, vec["id"], vec["state"], vec["scores"], vec["clauses"])
+    else:
+        return run_game(spec, adapter, vec)
+    out.extra.update(_vector_extra(vec))
+    return out
+
+
+def run_game(spec: Spec, adapter: Adapter, game: dict) -> Outcome:
+    """Replay a recorded game: every move must be legal and leave the recorded state."""
+    state = game["start"]
+    for i, step in enumerate(game["steps"]):
+        a = adapter.ask("move", {"game": spec.game, "state": state, "move": step["move"]})
+        where = {"game": game["id"], "step": i + 1, "of": len(game["steps"])}
+        if a.status == "unsupported":
+            return Outcome("game", game["id"], "skipped", where)
+        situation = {"state": state, "move": step["move"], **where}
+        if a.status == "error":
+            return Outcome("game", game["id"], "error", situation, {"legal": True}, error=a.error, failure=a.failure)
+        got = {"legal": a.value} if isinstance(a.value, bool) else a.value
+        if not isinstance(got, dict) or got.get("legal") is not True:
+            expected = _replayed(spec, state, step["move"])
+            return Outcome("game", game["id"], "fail", situation, expected, got,
+                           ["legal: expected true, got " + str(got.get("legal") if isinstance(got, dict) else got).lower()])
+        if "state" not in got:       # legality only: the recorded next state carries on
+            if "next" not in step:
+                return Outcome("game", game["id"], "skipped", where,
+                               extra={"why": "the implementation answers legality only, so a game cannot be replayed"})
+            state = step["next"]
+            continue
+        try:
+            mine = neutral.digest(neutral.projection(spec, got["state"], step["compare"]))
+        except neutral.NeutralError as e:
+            mine = str(e)
+        if mine != step["digest"]:
+            expected = _replayed(spec, state, step["move"])
+            diffs = neutral.compare_states(spec, expected.get("after", {}), got["state"], step["compare"]) \
+                if expected.get("after") else []
+            return Outcome("game", game["id"], "fail", situation, expected, got,
+                           [f"state after step {i + 1}: {d}" for d in diffs] or
+                           [f"state after step {i + 1}: digest expected {step['digest']}, got {mine}"])
+        if step.get("scores") is not None:
+            s = judge_score(spec, adapter, game["id"], got["state"], step["scores"], [])
+            if s.status in ("fail", "error"):
+                s.family, s.situation = "game", {**s.situation, **where}
+                return s
+        state = step.get("next", got["state"])
+    return Outcome("game", game["id"], "pass", {"game": game["id"], "steps": len(game["steps"])})
+
+
+def _replayed(spec: Spec, state: dict, move: dict) -> dict:
+    """What the engine says of a move in a neutral state (for reports)."""
+    try:
+        st = neutral.state_from_neutral(spec, state)
+        mv = neutral.move_from_neutral(spec, move)
+    except neutral.NeutralError as e:
+        return {"note": str(e)}
+    after = engine.apply(st, mv)
+    o = neutral.expected_outcome(st, mv, after)
+    out = {"legal": o["legal"], "clauses": clause_info(spec, vectors.move_clauses(spec, st, mv, after))}
+    if o["legal"]:
+        out["after"] = o["state"]
+        out["compare"] = o["compare"]
+    else:
+        out["why"] = o["why"]
+    return out
+
+
+def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
+                progress: Callable[[str], None] | None = None) -> None:
+    t0 = time.perf_counter()
+    for family, name in vectors.FILES.items():
+        if progress:
+            progress(f"vectors: {name}")
+        counts = report.vectors.setdefault(family, {"pass": 0, "fail": 0, "skipped": 0, "error": 0})
+        for vec in docs[name]["cases"]:
+            out = run_vector(spec, adapter, family, vec)
+            counts[out.status] += 1
+            if out.status in ("fail", "error"):
+                report.problems.append(out)
+    report.seconds["vectors"] = time.perf_counter() - t0
+
+
+# ---------------------------------------------------------------------------------------
+# pass 2: the differential search
+
+
+class _Found(Exception):
+    """Raised inside the Hypothesis test for a divergence; one subclass per signature."""
+
+    def __init__(self, outcome: Outcome, signature: str):
+        super().__init__(signature)
+        self.outcome, self.signature = outcome, signature
+
+
+_classes: dict[str, type] = {}
+
+
+def _found_class(signature: str) -> type:
+    if signature not in _classes:
+        _classes[signature] = type("Divergence", (_Found,), {"__qualname__": f"Divergence[{signature}]"})
+    return _classes[signature]
+
+
+def _signature(out: Outcome, kind: str = "") -> str:
+    if out.status == "error":
+        return f"{out.family}: {out.failure}"
+    said = out.implementation if isinstance(out.implementation, dict) else {}
+    clauses = ",".join(c["id"] for c in out.spec.get("clauses", []))
+    if out.family == "meld":
+        return f"meld: spec {'legal' if out.spec['legal'] else 'illegal'} ({clauses}), implementation " \
+               f"{'legal' if said.get('legal') else 'illegal'}"
+    if out.family == "best_lay":
+        p, q = out.spec["points"], said.get("points")
+        how = "none possible" if p is None else "found none" if q is None else "more" if q > p else "fewer"
+        return f"best_lay: implementation {how}"
+    if out.family == "score":
+        return "score: " + ("scores differ")
+    if said.get("legal") != out.spec["legal"]:
+        return f"move {kind}: spec {'legal' if out.spec['legal'] else 'refused'} ({clauses}), implementation " \
+               f"{'legal' if said.get('legal') else 'refused'}"
+    import re
+
+    fields = sorted({re.sub(r"\[\d+\]", "[]", d.split(":")[1].strip()) for d in out.differences if ":" in d})
+    return f"move {kind}: the state after differs in {', '.join(fields)}"
+
+
+def _size(out: Outcome) -> int:
+    s = out.situation
+    if "cards" in s:
+        return len(s["cards"])
+    state = s.get("state") or {}
+    players = state.get("players") or []
+    me = players[state.get("to_move", 0)] if players else {}
+    return sum(len(p.get("hand", [])) for p in players[:1]) + len(me.get("hand", []))
+
+
+FAMILIES = ("meld", "best_lay", "move", "score")
+
+
+def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple[Outcome | None, str]:
+    """Build one random case of `family`, ask the engine and the implementation."""
+    names = cases.contract_names(spec)
+    if family in ("meld", "best_lay"):
+        name = ch.choice(names)
+        if family == "meld":
+            hand = cases.meld_hand(spec, ch)
+            v = reference.decide(spec, spec.contracts[name], hand)
+            return judge_meld(spec, adapter, "search", spec.cards.tokens(hand), name, bool(v.legal),
+                              vectors.meld_clauses(spec, spec.contracts[name], v)), ""
+        contract = spec.contracts[name]
+        hand = cases.meld_hand(spec, ch, groups=(1, 2 + len(contract.required)), most=6, wilds=2)
+        v = reference.best_lay(spec, contract, hand)
+        return judge_best(spec, adapter, "search", spec.cards.tokens(hand), name, v.points if v.legal else None,
+                          vectors.meld_clauses(spec, contract, v)), ""
+    if family == "score":
+        state, went_out = cases.level_end(spec, ch)
+        v = vectors.score_case(spec, state, went_out)
+        return judge_score(spec, adapter, "search", v["state"], v["scores"], v["clauses"]), ""
+    state = cases.situation(spec, ch) if not ch.boolean() else cases.game_situation(spec, ch)
+    move = cases.candidate_move(spec, state, ch)
+    after = engine.apply(state, move)
+    expected = neutral.expected_outcome(state, move, after)
+    clauses = vectors.move_clauses(spec, state, move, after)
+    nmove = neutral.move_to_neutral(spec, move)
+    return judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, clauses), nmove["move"]
+
+
+def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
+           progress: Callable[[str], None] | None = None, rounds: int = 4) -> None:
+    """The differential search: `n` random cases per question, each divergence shrunk."""
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        report.notes.append("the differential search needs Hypothesis (pip install hypothesis); it was skipped")
+        return
+    t0 = time.perf_counter()
+    for family in families:
+        stats = report.search.setdefault(family, SearchStats())
+        masked: set[str] = set()
+        for r in range(rounds):
+            if progress:
+                progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
+            found = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, report)
+            new = [d for d in found if d.signature not in masked]
+            if not new:
+                break
+            for d in new:
+                masked.add(d.signature)
+                report.divergences.append(d)
+    report.seconds["search"] = time.perf_counter() - t0
+
+
+def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats, report: Report) -> list[Divergence]:
+    from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings, strategies as st
+
+    first: dict[str, tuple[Outcome, int]] = {}
+    hung: list[Outcome] = []
+    asked = {"n": 0}
+
+    @hseed(seed)
+    @settings(max_examples=n, database=None, deadline=None, derandomize=False, report_multiple_bugs=True,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              verbosity=Verbosity.quiet, print_blob=False)
+    @given(st.data())
+    def probe(data):
+        if hung:
+            return
+        ch = cases.DataChooser(data)
+        try:
+            out, kind = _case(spec, adapter, family, ch)
+        except (engine.EngineError, neutral.NeutralError):
+            return
+        asked["n"] += 1
+        stats.cases += 1
+        if out.status == "skipped":
+            stats.skipped_by_adapter += 1
+            return
+        if out.status == "pass":
+            return
+        if out.status == "error" and out.failure == "hang":
+            hung.append(out)          # a hang is not shrunk: every try could cost the time limit
+            return
+        sig = _signature(out, kind)
+        if sig in masked:
+            return
+        first.setdefault(sig, (out, asked["n"]))
+        raise _found_class(sig)(out, sig)
+
+    before = adapter.seconds
+    t0 = time.perf_counter()
+    caught: list[_Found] = []
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            probe()
+        except BaseException as e:        # noqa: BLE001  (an ExceptionGroup of divergences, or one)
+            caught = _collect(e)
+            if not caught:
+                raise
+    stats.seconds += time.perf_counter() - t0
+    stats.adapter_seconds += adapter.seconds - before
+    out = []
+    for f in caught:
+        o, k = first.get(f.signature, (None, 0))
+        out.append(Divergence(family, f.signature, f.outcome, o, k))
+    for h in hung[:1]:
+        out.append(Divergence(family, _signature(h), h, None, asked["n"]))
+    return out
+
+
+def _collect(e: BaseException) -> list[_Found]:
+    if isinstance(e, _Found):
+        return [e]
+    found = []
+    for inner in getattr(e, "exceptions", ()) or ():
+        found += _collect(inner)
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# the whole run
+
+
+def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases: int = 200, seed: int = 0,
+            families=FAMILIES, progress: Callable[[str], None] | None = None) -> Report:
+    report = Report(spec.game, adapter.name, dict(spec.chosen))
+    t0 = time.perf_counter()
+    if docs is None:
+        if progress:
+            progress("generating the vectors")
+        t1 = time.perf_counter()
+        docs = vectors.generate(spec, progress=progress)
+        report.seconds["generate"] = time.perf_counter() - t1
+    if progress:
+        progress("vectors")
+    run_vectors(spec, adapter, docs, report, progress)
+    if random_cases > 0:
+        search(spec, adapter, random_cases, seed, report, families, progress)
+    report.requests = adapter.requests
+    report.seconds["total"] = time.perf_counter() - t0
+    skipped = {f: c["skipped"] for f, c in report.vectors.items() if c.get("skipped")}
+    if skipped:
+        report.notes.append("skipped by the adapter (unsupported): " + ", ".join(f"{f} {n}" for f, n in skipped.items()))
+    return report

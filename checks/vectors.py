@@ -1,0 +1,711 @@
+"""What: conformance vectors, the spec's answers to concrete questions, as language-neutral JSON.
+
+`generate(spec)` asks the reference engine (the spec's own decider, `reference.py` and
+`engine.py`) a fixed, seeded set of questions and keeps, for each kind, a small set that
+covers every distinct answer it found (verdict, the clauses behind it, the readings that
+would change it), smallest situation first:
+
+    melds.json      cards + contract -> legal, and the clauses that forbid or allow it
+    best_lay.json   hand + contract  -> the most points a lay-down lays (null: none)
+    moves.json      state + move     -> legal (and the state after it) or refused, with clauses
+    scores.json     end-of-level state -> each player's score for the level
+    games.json      seeded games: the deal, every move, the digest of every state after it
+    manifest.json   which spec (file digest), readings, assumptions, generator, counts,
+                    and which clauses no vector exercises, with the reason
+
+Every file carries `format` and `version`; the same spec and generator give the same bytes.
+The reading check's distinguishing witnesses (`reading_findings`) are included, each
+vector saying which reading its verdict holds under and what the other readings answer.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from rulings import engine, reference
+from rulings.spec import Spec, load
+
+from . import cases, neutral
+from .cases import RandomChooser
+
+FORMAT = "rulings-vectors"
+VERSION = 1
+FILES = {"meld": "melds.json", "best_lay": "best_lay.json", "move": "moves.json", "score": "scores.json",
+         "game": "games.json"}
+QUESTIONS = {
+    "meld": "may these cards all be laid down together, as the contract's required melds plus any further "
+            "melds the game allows in the same lay-down, by a player whose level is not down yet?",
+    "best_lay": "how many points (cards at face value) does the best lay-down from this hand lay, keeping "
+                "the cards the compulsory discard needs? null when no lay-down is possible",
+    "move": "is this move legal in this state, and if so what is the state after it?",
+    "score": "what does each player score for the level that has just ended in this state?",
+    "game": "replaying these moves from the deal, is every move legal and every state after it as recorded?",
+}
+MELD_KEYS = {"constraint", "meld_kind", "levels", "initial_meld", "level_sets", "extra_melds", "params"}
+
+# why a clause can have no vector, by the formal key that carries it
+UNASKED = {
+    "players": "the number of players is part of every state; no question asks an implementation to accept or "
+               "refuse a number of players",
+    "decks": "the deck is never asked about: states give every card where it lies",
+    "pack": "the deck is never asked about: states give every card where it lies",
+    "deal": "the deal is shuffled by the engine's own random stream; games.json gives each level's deal as a state "
+            "instead of asking an implementation to deal",
+    "dealer": "who deals next is decided between levels, which no question covers (games.json gives each new "
+              "level's state)",
+    "game_end": "no question asks who wins the game",
+    "tie": "no question asks who wins the game",
+}
+
+
+class VectorError(ValueError):
+    """A vectors folder that cannot be read: missing files, another format or version."""
+
+
+def generator_name() -> str:
+    try:
+        from importlib.metadata import version
+
+        v = version("rulings")
+    except Exception:   # pragma: no cover
+        v = "unknown"
+    return f"rulings {v}, vectors {VERSION}"
+
+
+# ---------------------------------------------------------------------------------------
+# the clauses behind an answer
+
+
+def _level_sets_clause(spec: Spec, field: str) -> str | None:
+    return next((cid for cid, ls in spec.rules("level_sets") if field in ls), None)
+
+
+def meld_clauses(spec: Spec, contract, verdict) -> list[str]:
+    """The clauses an answer rests on: those forbidding an illegal lay-down, or for a legal
+    one the clauses its witness uses (the contract, each meld's kind and the rules it meets,
+    a further meld's slot, a required meld larger than its slot, required melds sharing a
+    value)."""
+    if not verdict.legal:
+        return list(dict.fromkeys(v.clause for v in verdict.violations))
+    out = [s.clause for s in contract.required]
+    types = spec.cards.types
+    seen_same: Counter = Counter()
+    for m in verdict.melds:
+        kind = spec.meld_kinds[m.kind]
+        out.append(kind.clause)
+        if any(types[t].wild for t in m.cards):
+            out += [r.clause for r in kind.rules]
+        if m.required:
+            slot = next((s for s in contract.required if m.kind in s.kinds), None)
+            if slot is not None and len(m.cards) != slot.size:
+                out.append(_level_sets_clause(spec, "size"))
+            nat = next((t for t in m.cards if types[t].natural), None)
+            if nat is not None and kind.same:
+                seen_same[tuple(types[nat].attrs[a] for a in kind.same)] += 1
+        else:
+            slot = next((s for s in contract.extras if m.kind in s.kinds), None)
+            if slot is not None:
+                out.append(slot.clause)
+    if any(n > 1 for n in seen_same.values()):
+        out.append(_level_sets_clause(spec, "distinct"))
+    out += [r.clause for r in contract.rules]
+    return [c for c in dict.fromkeys(out) if c]
+
+
+class Alternatives:
+    """The same spec under each other reading of each clause whose readings change meld
+    legality, to say which readings would answer a meld question differently."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.specs: list[tuple[str, Spec]] = []
+        for cid, c in spec.clauses.items():
+            for name, r in c.readings.items():
+                if name == spec.chosen[cid]:
+                    continue
+                fa = dict(c.formal, **c.readings[spec.chosen[cid]].formal)
+                fb = dict(c.formal, **r.formal)
+                if any(fa.get(k) != fb.get(k) for k in MELD_KEYS):
+                    self.specs.append((f"{cid}={name}", engine.alt_spec(spec, cid, name)))
+
+    def meld(self, contract_name: str, hand, legal: bool) -> dict:
+        out = {}
+        for label, s in self.specs:
+            c = s.contracts.get(contract_name)
+            if c is None:
+                continue
+            other = reference.decide(s, dataclasses.replace(c, clauses=()), hand).legal
+            if other != legal:
+                out[label] = {"legal": other}
+        return out
+
+    def best(self, contract_name: str, hand, points) -> dict:
+        out = {}
+        for label, s in self.specs:
+            c = s.contracts.get(contract_name)
+            if c is None:
+                continue
+            v = reference.best_lay(s, dataclasses.replace(c, clauses=()), hand)
+            other = v.points if v.legal else None
+            if other != points:
+                out[label] = {"points": other}
+        return out
+
+
+def move_clauses(spec: Spec, state: engine.State, move, after) -> list[str]:
+    """The clauses that decide a move: a refusal's own, or for a legal move the rules it
+    follows (the draw, the tick and its price, the lay and how its cards meld, the discard
+    and the turn passing, going out and the level's end)."""
+    if isinstance(after, engine.Refusal):
+        return list(after.clauses)
+    r = engine.rules(spec)
+    c = r.c
+    out: list[str | None] = []
+    ended = len(after.results) > len(state.results)
+    if isinstance(move, engine.Draw):
+        if move.kind == "stock":
+            out.append(c("draw"))
+        else:
+            out += [c("tick"), c("chips")]
+            if len(state.face_up) > move.count:
+                out.append(c("draw.face_up_from"))
+            if r.tick_needs_stock:
+                out.append(c("tick_needs.stock"))
+        if not state.stock:
+            out += [c("stock_empty.then"), c("stock_empty.when")]
+            if ended:
+                out.append(c("stock_empty.nothing_left"))
+    elif isinstance(move, engine.Lay):
+        me = state.players[state.current]
+        if state.lays_this_turn:
+            out.append(c("lay.per_turn"))
+        laid = neutral_counts(move.cards, len(spec.cards.types))
+        if not me.down:
+            out.append(c("lay.requires_level"))
+            v = reference.decide(spec, r.contract(state.level), laid)
+            if v.legal:
+                out += meld_clauses(spec, r.contract(state.level), v)
+        else:
+            matched = engine.laid_values(state)
+            rest = [t for t in move.cards if not (r.lay_off and r.types[t].natural
+                                                   and r.types[t].attrs[r.match_attr] in matched)]
+            if len(rest) < len(move.cards):
+                out.append(c("lay_off"))
+            if rest:
+                extras = r.extras(state.level)
+                v = reference.decide(spec, extras, neutral_counts(rest, len(spec.cards.types)))
+                if v.legal:
+                    out += meld_clauses(spec, extras, v)
+        if ended:
+            out.append(c("go_out.discard"))
+    else:
+        out += [c("discard"), c("turn.next_seat"), c("turn"), c("turn.count")]
+    if ended:
+        if isinstance(move, engine.Discard) and not sum(after.results[-1].hands[state.current]):
+            out += [c("go_out"), c("go_out.when")]
+        elif not isinstance(move, engine.Draw):
+            out.append(c("level_end.stalled"))
+        out.append(c("level_end"))
+    return [x for x in dict.fromkeys(out) if x]
+
+
+def neutral_counts(cards, width: int) -> tuple[int, ...]:
+    out = [0] * width
+    for t in cards:
+        out[t] += 1
+    return tuple(out)
+
+
+def rests_on(state: engine.State, move) -> list[dict]:
+    """The assumptions and readings the engine's answer to `move` rests on, and what each
+    other reading would have answered."""
+    _, basis = engine.apply_traced(state, move)
+    return [{"clause": b.clause, **({"reading": b.reading} if b.reading else {}),
+             **({"otherwise": dict(b.otherwise)} if b.otherwise else {})} for b in basis]
+
+
+# ---------------------------------------------------------------------------------------
+# melds and best lay-downs
+
+
+def _hand_key(spec: Spec, hand) -> tuple:
+    return (sum(hand), spec.cards.tokens(tuple(hand)))
+
+
+def _pick(cands: dict, signature: Callable[[Any], tuple], size_key: Callable[[Any], tuple], per: int,
+          spare: int, rng_seed: int) -> list:
+    """Per signature the `per` smallest candidates, then `spare` more spread over the rest."""
+    groups: dict[tuple, list] = {}
+    for item in cands.values():
+        groups.setdefault(signature(item), []).append(item)
+    chosen, others = [], []
+    for sig in sorted(groups, key=repr):
+        items = sorted(groups[sig], key=size_key)
+        chosen += items[:per]
+        others += items[per:]
+    import random
+
+    others.sort(key=size_key)
+    random.Random(rng_seed).shuffle(others)
+    return chosen + others[:spare]
+
+
+def meld_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), alts: Alternatives | None = None) -> list[dict]:
+    alts = alts or Alternatives(spec)
+    names = cases.contract_names(spec)
+    cands: dict[tuple, dict] = {}
+
+    def consider(name, hand, witness_of=None):
+        key = (name, tuple(hand))
+        if key in cands:
+            if witness_of:
+                cands[key]["witness_of"] = witness_of
+            return
+        contract = spec.contracts[name]
+        v = reference.decide(spec, contract, tuple(hand))
+        cands[key] = {"contract": name, "hand": tuple(hand), "legal": bool(v.legal),
+                      "clauses": meld_clauses(spec, contract, v),
+                      "melds": [spec.cards.tokens(neutral_counts(m.cards, len(hand))) for m in v.melds] if v.legal else [],
+                      "otherwise": alts.meld(name, tuple(hand), bool(v.legal)),
+                      **({"witness_of": witness_of} if witness_of else {})}
+
+    for i, name in enumerate(names):
+        ch = RandomChooser(f"meld:{name}")
+        for _ in range(50 * size):
+            consider(name, cases.meld_hand(spec, ch))
+        need = sum(s.size for s in spec.contracts[name].required)
+        ch = RandomChooser(f"meld-near:{name}")
+        for _ in range(30 * size):     # hands around the contract's own size
+            hand = cases.meld_hand(spec, ch, groups=(1, len(spec.contracts[name].required) + 1), most=need, wilds=2)
+            consider(name, hand)
+    for name, hand, fid in witnesses:
+        consider(name, hand, fid)
+    picked = _pick(cands, lambda c: (c["contract"], c["legal"], tuple(c["clauses"]), tuple(sorted(c["otherwise"]))),
+                   lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"])), per=size,
+                   spare=40 * size, rng_seed=1)
+    picked += [c for c in cands.values() if "witness_of" in c and c not in picked]
+    out = []
+    for c in sorted(picked, key=lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"]))):
+        cards = spec.cards.tokens(c["hand"])
+        vec = {"id": f"meld:{c['contract']}:{' '.join(cards) or '-'}", "cards": cards, "contract": c["contract"],
+               "legal": c["legal"], "clauses": c["clauses"]}
+        if c["melds"]:
+            vec["melds"] = c["melds"]
+        if c["otherwise"]:
+            vec["otherwise"] = c["otherwise"]
+        if "witness_of" in c:
+            vec["witness_of"] = c["witness_of"]
+            cid, pair = c["witness_of"].split(":")[1:]
+            vec["reading"] = {cid: pair.split("/")[0]}
+        out.append(vec)
+    return out
+
+
+def best_lay_vectors(spec: Spec, size: int = 1, alts: Alternatives | None = None) -> list[dict]:
+    alts = alts or Alternatives(spec)
+    names = cases.contract_names(spec)
+    cards_clause = spec.rules("cards")[0][0]
+    cands: dict[tuple, dict] = {}
+    for name in names:
+        contract = spec.contracts[name]
+        need = sum(s.size for s in contract.required)
+        ch = RandomChooser(f"best:{name}")
+        for _ in range(14 * size):
+            hand = cases.meld_hand(spec, ch, groups=(2, 2 + len(contract.required)),
+                                   most=max(3, need // max(1, len(contract.required)) + 1), wilds=1)
+            if (name, hand) in cands or sum(hand) < 2:
+                continue
+            v = reference.best_lay(spec, contract, hand)
+            points = v.points if v.legal else None
+            cands[(name, hand)] = {
+                "contract": name, "hand": hand, "points": points,
+                "clauses": [cards_clause] + meld_clauses(spec, contract, v)
+                + ([contract.keep_clause] if contract.keep_clause else []),
+                **({"laid": [spec.cards.tokens(neutral_counts(m.cards, len(hand))) for m in v.melds],
+                    "kept": spec.cards.tokens(neutral_counts(v.kept, len(hand)))} if v.legal else {}),
+            }
+    picked = _pick(cands, lambda c: (c["contract"], c["points"] is None, tuple(c["clauses"])),
+                   lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"])), per=size, spare=16 * size,
+                   rng_seed=3)
+    out = []
+    for c in sorted(picked, key=lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"]))):
+        cards = spec.cards.tokens(c["hand"])
+        vec = {"id": f"best_lay:{c['contract']}:{' '.join(cards)}", "cards": cards, "contract": c["contract"],
+               "points": c["points"], "clauses": c["clauses"]}
+        for k in ("laid", "kept"):
+            if k in c:
+                vec[k] = c[k]
+        other = alts.best(c["contract"], c["hand"], c["points"])
+        if other:
+            vec["otherwise"] = other
+        out.append(vec)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# moves
+
+
+def _state_size(state: engine.State) -> tuple:
+    me = state.players[state.current]
+    return (state.n, state.level, sum(me.hand), state.turns_finished, len(state.stock), len(state.face_up))
+
+
+def move_case(spec: Spec, state: engine.State, move, witness_of: str | None = None,
+              reading: dict | None = None) -> dict:
+    after = engine.apply(state, move)
+    out = neutral.expected_outcome(state, move, after)
+    return {"state": state, "move": move, "outcome": out, "clauses": move_clauses(spec, state, move, after),
+            **({"witness_of": witness_of} if witness_of else {})}
+
+
+def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[dict]:
+    cands: dict[str, dict] = {}
+
+    def consider(state, move, witness_of=None):
+        key = neutral.digest([neutral.state_to_neutral(state), neutral.move_to_neutral(spec, move)])
+        if key in cands:
+            if witness_of:
+                cands[key]["witness_of"] = witness_of
+            return
+        c = move_case(spec, state, move, witness_of)
+        c["key"] = key
+        cands[key] = c
+
+    ch = RandomChooser("move:situation")
+    for _ in range(300 * size):
+        state = cases.situation(spec, ch)
+        consider(state, cases.candidate_move(spec, state, ch))
+    ch = RandomChooser("move:game")
+    for _ in range(100 * size):
+        state = cases.game_situation(spec, ch)
+        consider(state, cases.candidate_move(spec, state, ch))
+    for state, move, fid in witnesses:
+        consider(state, move, fid)
+        if fid is None:
+            cands[neutral.digest([neutral.state_to_neutral(state), neutral.move_to_neutral(spec, move)])]["keep"] = True
+
+    def signature(c):
+        o = c["outcome"]
+        return (type(c["move"]).__name__, getattr(c["move"], "kind", ""), o["legal"], tuple(c["clauses"]),
+                o.get("compare", ""))
+
+    picked = _pick(cands, signature, lambda c: (_state_size(c["state"]), c["key"]), per=size, spare=30 * size,
+                   rng_seed=2)
+    picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
+    out = []
+    for c in sorted(picked, key=lambda c: (signature(c)[:3], _state_size(c["state"]), c["key"])):
+        state, move, o = c["state"], c["move"], c["outcome"]
+        vec = {"id": f"move:{neutral.show_move(neutral.move_to_neutral(spec, move))}:{c['key'][7:19]}",
+               "state": neutral.state_to_neutral(state), "move": neutral.move_to_neutral(spec, move),
+               "legal": o["legal"], "clauses": c["clauses"]}
+        if o["legal"]:
+            vec["compare"] = o["compare"]
+            vec["after"] = o["state"]
+        else:
+            vec["why"] = o["why"]
+        basis = rests_on(state, move)
+        if basis:
+            vec["rests_on"] = basis
+        if "witness_of" in c:
+            vec["witness_of"] = c["witness_of"]
+            cid, pair = c["witness_of"].split(":")[1:]
+            adopted, other = pair.split("/")
+            vec["reading"] = {cid: adopted}
+            vec["otherwise"] = {f"{cid}={other}": reading_otherwise(spec, state, move, cid, other)}
+        out.append(vec)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# scores and whole games
+
+
+def score_case(spec: Spec, state: engine.State, went_out) -> dict:
+    """A scoring vector for the level ending in `state` (phase 'play', as the engine scores it)."""
+    r = engine.rules(spec)
+    res = engine.level_scores(state, went_out)
+    d = neutral.state_to_neutral(state)
+    d["phase"] = "level_over"
+    clauses = [spec.rules("cards")[0][0], r.c("scoring"), r.c("level_end")] + (
+        [r.c("bonus"), r.c("deal.exact_deal")] if any(res.bonus) else [])
+    return {"id": "score:" + neutral.digest(d)[7:19], "state": d, "scores": list(res.scores),
+            "laid_points": list(res.laid_points), "hand_points": list(res.hand_points), "bonus": list(res.bonus),
+            "clauses": [x for x in dict.fromkeys(clauses) if x]}
+
+
+def score_vectors(spec: Spec, size: int = 1, games: Iterable = ()) -> list[dict]:
+    out: dict[str, dict] = {}
+    for states, moves in games:
+        for before, move, after in zip(states, moves, states[1:]):
+            if len(after.results) > len(before.results) and not after.results[-1].void:
+                res = after.results[-1]
+                end = dataclasses.replace(before, players=tuple(
+                    dataclasses.replace(p, hand=res.hands[i], lays=p.lays if sorted(p.laid) == sorted(res.laid[i])
+                                        else p.lays + (tuple(sorted((Counter(res.laid[i]) - Counter(p.laid)).elements())),))
+                    for i, p in enumerate(before.players)))
+                v = score_case(spec, end, res.went_out)
+                out.setdefault(v["id"], v)
+    ch = RandomChooser("score")
+    for _ in range(12 * size):
+        state, went_out = cases.level_end(spec, ch)
+        v = score_case(spec, state, went_out)
+        out.setdefault(v["id"], v)
+    return sorted(out.values(), key=lambda v: (len(v["state"]["players"]), v["state"]["level"], v["id"]))
+
+
+def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
+    steps = []
+    for before, move, after in zip(states, moves, states[1:]):
+        o = neutral.expected_outcome(before, move, after)
+        step = {"move": neutral.move_to_neutral(spec, move), "compare": o["compare"],
+                "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"]))}
+        if o["compare"] == neutral.COMPARE_LEVEL_OVER:
+            step["scores"] = o["scores"]
+        if o["compare"] != neutral.COMPARE_EXACT and not after.over:
+            step["next"] = neutral.state_to_neutral(after)
+        steps.append(step)
+    final = states[-1]
+    return {"id": f"game:seed-{seed}", "seed": seed, "players": final.n, "start": neutral.state_to_neutral(states[0]),
+            "steps": steps, "over": final.over, "totals": list(final.scores), "winners": list(final.winners)}
+
+
+# ---------------------------------------------------------------------------------------
+# the reading check's witnesses
+
+
+def _summary(spec: Spec, before: engine.State, move, after) -> tuple:
+    o = neutral.expected_outcome(before, move, after)
+    if not o["legal"]:
+        return ("refused", tuple(o["clauses"]))
+    return ("legal", o["compare"], neutral.digest(neutral.projection(spec, o["state"], o["compare"])),
+            tuple(o.get("scores", ())))
+
+
+def _word(summary: tuple) -> str:
+    if summary[0] == "refused":
+        return f"refused ({', '.join(summary[1])})"
+    return {"level_over": "legal, and the level ends", "shuffled": "legal, with the stock refilled"}.get(
+        summary[1], "legal")
+
+
+def reading_otherwise(spec: Spec, state: engine.State, move, cid: str, other: str) -> str | None:
+    """What `move` would do if clause `cid` were read as `other`, when that differs."""
+    alt = engine.alt_spec(spec, cid, other)
+    a = _summary(spec, state, move, engine.apply(state, move))
+    alt_state = dataclasses.replace(state, spec=alt)
+    b = _summary(alt, alt_state, move, engine.apply(alt_state, move))
+    if a[0] == b[0] == "refused" or a == b:
+        return None
+    if a[0] == b[0] == "legal" and a[1] == b[1] == neutral.COMPARE_SHUFFLED:
+        return None
+    return _word(b) if b[0] != a[0] else _word(b) + ", with another state after it"
+
+
+def search_witness(spec: Spec, cid: str, other: str, tries: int = 800, want: int = 3):
+    """A (state, move) the two readings answer differently, from constructed situations:
+    the smallest of the first few found, or None."""
+    ch = RandomChooser(f"witness:{cid}:{other}")
+    found = []
+    for i in range(tries):
+        state = cases.situation(spec, ch)
+        move = cases.candidate_move(spec, state, ch)
+        if reading_otherwise(spec, state, move, cid, other):
+            found.append((_state_size(state), i, state, move))
+            if len(found) >= want:
+                break
+    return min(found, key=lambda f: f[:2])[2:] if found else None
+
+
+def reading_witnesses(spec: Spec, search: bool = True) -> tuple[list, list, list[dict]]:
+    """(meld witnesses, move witnesses, a note per pair of readings) from the reading
+    check's findings; for readings of turn rules the check found no witness for, the
+    generator searches constructed situations itself."""
+    from .readings import reading_findings
+
+    game = spec.game if spec.file.startswith("spec/") else spec.file
+    melds, moves, notes = [], [], []
+    for f in reading_findings(game):
+        w = f.witness or {}
+        cid = f.clauses[0]
+        adopted, other = f.id.rsplit(":", 1)[1].split("/")
+        if spec.chosen.get(cid) != adopted:
+            adopted, other = spec.chosen.get(cid), adopted     # vectors under another reading
+        fid = f"reading:{cid}:{adopted}/{other}"
+        note = {"finding": fid, "clause": cid, "check": f.verdict}
+        found = False
+        if "cards" in w and "contract" in w and w["contract"] in spec.contracts:
+            melds.append((w["contract"], spec.cards.hand_of(w["cards"]), fid))
+            note["vectors"], found = "melds.json", True
+        elif "replay" in w:
+            state = engine.State.from_json(w["replay"]["state"], spec)
+            for move in [engine.move_from_json(m) for m in w["replay"]["moves"]]:
+                tells = reading_otherwise(spec, state, move, cid, other)
+                moves.append((state, move, fid if tells else None))
+                nxt = engine.apply(state, move)
+                if tells:
+                    found = True
+                    break
+                if isinstance(nxt, engine.Refusal) or len(nxt.results) > len(state.results):
+                    break
+                state = nxt
+            note["vectors"] = "moves.json" if found else None
+        keys = _differing(spec, cid, adopted, other)
+        if not found and search and keys and not keys & MELD_KEYS and keys != {"pack"}:
+            got = search_witness(spec, cid, other)
+            if got is not None:
+                moves.append((got[0], got[1], fid))
+                note["vectors"], found = "moves.json", True
+                note["searched_by"] = "the vector generator (constructed situations), as the check had no witness"
+        if not found:
+            note["vectors"] = None
+            note["why_none"] = ("the readings change the deck, which no question asks about" if keys == {"pack"}
+                                else "no distinguishing situation found")
+        notes.append(note)
+    return melds, moves, notes
+
+
+def _differing(spec: Spec, cid: str, a: str, b: str) -> set[str]:
+    c = spec.clauses[cid]
+    fa, fb = dict(c.formal, **c.readings[a].formal), dict(c.formal, **c.readings[b].formal)
+    return {k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)}
+
+
+# ---------------------------------------------------------------------------------------
+# the whole set
+
+
+def _doc(spec: Spec, kind: str, items: list) -> dict:
+    return {"format": FORMAT, "version": VERSION, "game": spec.game, "kind": kind, "question": QUESTIONS[kind],
+            "cases": items}
+
+
+def spec_digest(spec: Spec) -> str:
+    path = Path(neutral_path(spec))
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def neutral_path(spec: Spec) -> str:
+    from rulings.spec import spec_path
+
+    return str(spec_path(spec.game if spec.file.startswith("spec/") else spec.file))
+
+
+def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None = None) -> dict[str, dict]:
+    """Every vector file (name -> JSON document), manifest included."""
+    say = progress or (lambda m: None)
+    say("the reading check's witnesses")
+    wm, wmoves, notes = reading_witnesses(spec)
+    alts = Alternatives(spec)
+    say("melds")
+    melds = meld_vectors(spec, size, wm, alts)
+    say("best lay-downs")
+    best = best_lay_vectors(spec, size, alts)
+    say("moves")
+    moves = move_vectors(spec, size, wmoves)
+    say("games")
+    games_played = [cases.seeded_game(spec, seed) for seed in range(1 + size)]
+    games = [game_vector(spec, seed, s, m) for seed, (s, m) in enumerate(games_played)]
+    say("scores")
+    scores = score_vectors(spec, size, games_played)
+    docs = {FILES["meld"]: _doc(spec, "meld", melds), FILES["best_lay"]: _doc(spec, "best_lay", best),
+            FILES["move"]: _doc(spec, "move", moves), FILES["score"]: _doc(spec, "score", scores),
+            FILES["game"]: _doc(spec, "game", games)}
+    docs["manifest.json"] = manifest(spec, size, docs, notes)
+    return docs
+
+
+def coverage(spec: Spec, docs: dict) -> tuple[dict, dict]:
+    """How many vectors exercise each clause, and why the others have none."""
+    count: Counter = Counter()
+    for name, doc in docs.items():
+        for v in doc.get("cases", []):
+            for cid in v.get("clauses", []):
+                count[cid] += 1
+            for cid in v.get("reading", {}):
+                count[cid] += 1
+    covered = {cid: count[cid] for cid in spec.clauses if count[cid]}
+    uncovered = {}
+    for cid, c in spec.clauses.items():
+        if count[cid]:
+            continue
+        keys = list(spec.formal(cid)) or list(c.formal)
+        why = next((UNASKED[k] for k in keys if k in UNASKED), None)
+        uncovered[cid] = why or ("no situation the generator tried exercises it" if keys else
+                                 "it carries no formal rule")
+    return covered, uncovered
+
+
+def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
+    covered, uncovered = coverage(spec, docs)
+    files = {name: {"cases": len(doc["cases"]), "sha256": hashlib.sha256(dump(doc).encode()).hexdigest()}
+             for name, doc in docs.items()}
+    return {
+        "format": FORMAT, "version": VERSION, "generator": generator_name(), "size": size,
+        "spec": {"game": spec.game, "title": spec.title, "file": spec.file, "sha256": spec_digest(spec)},
+        "readings": dict(spec.chosen),
+        "assumptions": {cid: c.says for cid, c in spec.clauses.items() if c.assumption},
+        "clauses": {cid: {"says": c.says, "source": list(c.source), "basis": c.basis}
+                    for cid, c in spec.clauses.items()},
+        "files": files,
+        "counts": {doc["kind"]: len(doc["cases"]) for doc in docs.values()},
+        "coverage": {"exercised": covered, "not_exercised": uncovered},
+        "reading_witnesses": notes,
+        "compare": {
+            neutral.COMPARE_EXACT: "the state after the move, every field",
+            neutral.COMPARE_SHUFFLED: "the stock was refilled by a shuffle: every field but the new stock's order "
+                                      "and the cards the mover drew (their count, and the stock and hand together "
+                                      "as a multiset, are compared)",
+            neutral.COMPARE_LEVEL_OVER: "the move ended the level: what each player holds and has laid",
+        },
+    }
+
+
+def dump(doc: dict) -> str:
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def write(docs: dict, out: str | Path) -> Path:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, doc in docs.items():
+        (out / name).write_text(dump(doc), encoding="utf-8")
+    return out
+
+
+def read(folder: str | Path) -> dict[str, dict]:
+    """The documents of a vectors folder, checked for format and version."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise VectorError(f"no vectors folder {str(folder)!r}")
+    mf = folder / "manifest.json"
+    if not mf.is_file():
+        raise VectorError(f"{folder} has no manifest.json; make one with: rulings vectors GAME -o {folder}")
+    docs = {}
+    for name in ["manifest.json", *FILES.values()]:
+        p = folder / name
+        if not p.is_file():
+            raise VectorError(f"{folder} lacks {name}")
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise VectorError(f"{p} is not JSON: {e}") from None
+        if doc.get("format") != FORMAT or doc.get("version") != VERSION:
+            raise VectorError(f"{p} is format {doc.get('format')!r} version {doc.get('version')!r}; "
+                              f"this rulings reads {FORMAT!r} version {VERSION}")
+        docs[name] = doc
+    return docs
+
+
+def spec_of(docs: dict) -> Spec:
+    """The spec (with the readings in force) that produced a set of vectors."""
+    m = docs["manifest.json"]
+    f = m["spec"]["file"]
+    return load(m["spec"]["game"] if f.startswith("spec/") else f, m["readings"])
+
+
+__all__ = ["generate", "write", "read", "spec_of", "FILES", "FORMAT", "VERSION", "VectorError"]
