@@ -207,20 +207,21 @@ class Basis:
     decided: str
     reading: str | None = None
     otherwise: Mapping[str, str] = field(default_factory=dict)
+    part: str = "move"                # "move": the move's own verdict; "deal": a new level's deal
 
     def to_json(self) -> dict:
         return {"clause": self.clause, "decided": self.decided, "reading": self.reading,
-                "otherwise": dict(self.otherwise)}
+                "otherwise": dict(self.otherwise), "part": self.part}
 
 
 _trace: list | None = None        # while tracing: (clause id, what it decided), in order
 _explain = True                   # False while replaying under other readings: verdicts only
 
 
-def _rest(cid: str | None, decided: str) -> None:
+def _rest(cid: str | None, decided: str, part: str = "move") -> None:
     """Note that a decision consulted clause `cid` (only while tracing)."""
     if _trace is not None and cid is not None:
-        _trace.append((cid, decided))
+        _trace.append((cid, decided, part))
 
 
 @contextmanager
@@ -262,7 +263,7 @@ def traced(spec: Spec, run: Callable[[Spec], Any]) -> tuple[Any, list[Basis]]:
         result = run(spec)
     out: list[Basis] = []
     done: set[str] = set()
-    for cid, decided in seen:
+    for cid, decided, part in seen:
         if cid in done or cid not in spec.clauses:
             continue
         done.add(cid)
@@ -280,9 +281,9 @@ def traced(spec: Spec, run: Callable[[Spec], Any]) -> tuple[Any, list[Basis]]:
                 elif not a_ref and other != result:
                     otherwise[name] = "legal, another outcome"
             if otherwise:
-                out.append(Basis(cid, decided, spec.chosen[cid], otherwise))
+                out.append(Basis(cid, decided, spec.chosen[cid], otherwise, part))
         elif c.assumption:
-            out.append(Basis(cid, decided))
+            out.append(Basis(cid, decided, part=part))
     return result, out
 
 
@@ -601,11 +602,11 @@ def _deal(spec, seed, level, dealer, chips, scores, exacts, results) -> State:
     r = rules(spec)
     n = len(chips)
     deck = r.deck(n)
-    _rest(r.c("pack"), "the cards in the deck")
-    _rest(r.c("deal.order"), "who gets which cards of the shuffled deck")
-    _rest(r.c("turn.next_seat"), "which seat is to the dealer's left")
+    _rest(r.c("pack"), "the cards in the deck", "deal")
+    _rest(r.c("deal.order"), "who gets which cards of the shuffled deck", "deal")
+    _rest(r.c("turn.next_seat"), "which seat is to the dealer's left", "deal")
     if results:
-        _rest(r.c("dealer.next"), "who deals this level")
+        _rest(r.c("dealer.next"), "who deals this level", "deal")
     redeal = sum(1 for res in results if res.level == level and res.void)
     _rng(seed, level, "deal", redeal).shuffle(deck)
     width = len(r.types)
@@ -816,7 +817,10 @@ def check_lay(state: State, cards: Sequence[int]) -> Refusal | None:
     if not me.down:
         ok, violations = _level_lay(state, r, laid)
         if not ok:
-            cl = tuple(dict.fromkeys([r.c("lay.requires_level")] + [x.clause for x in violations]))
+            found = [x.clause for x in violations]
+            if set(found) >= set(r.contract(state.level).clauses):
+                found = [r.c("levels")]        # no one clause to blame: the level is simply not there
+            cl = tuple(dict.fromkeys([r.c("lay.requires_level")] + found))
             return Refusal(cl, f"the first lay of level {state.level} must hold the level's melds")
     else:
         matched = laid_values(state)
@@ -827,8 +831,10 @@ def check_lay(state: State, cards: Sequence[int]) -> Refusal | None:
             _rest_melds(state.spec, extras, "whether the cards may be laid after the level")
             v = _decide(state.spec, extras, _counts(rest, width))
             if not v.legal:
-                cl = tuple(dict.fromkeys([x.clause for x in v.violations]
-                                         + ([r.c("lay_off")] if r.lay_off else [])))
+                found = [x.clause for x in v.violations]
+                if set(found) >= set(extras.clauses):    # no one clause to blame: name what allows lays
+                    found = [s.clause for s in extras.extras]
+                cl = tuple(dict.fromkeys(([r.c("lay_off")] if r.lay_off else []) + found))
                 return Refusal(cl, "after the level, only further sets, matching cards and lone wilds may be laid")
     n_left = sum(left)
     if n_left == 0:

@@ -1,0 +1,112 @@
+"""The engine's commands: `rulings judge` (a scenario, judged) and `rulings simulate`
+(whole games played, summarised for a rule writer). Registered by cli.py."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .cli import EXIT_NO, EXIT_OK, EXIT_USAGE, READING_HELP, _fail, _load
+
+
+def _move_words(m: dict) -> str:
+    (kind, arg), = m.items()
+    if kind == "draw":
+        return "draw from the stock"
+    if kind == "tick":
+        return f"tick {arg}"
+    if kind == "lay":
+        return "lay " + " ".join(arg)
+    return f"discard {arg}"
+
+
+def _print_basis(data: dict) -> None:
+    move = [b for b in data["rests_on"] if b["part"] == "move"]
+    deal = [b for b in data["rests_on"] if b["part"] != "move"]
+    if move:
+        click.echo("  the verdict rests on:")
+    for b in move:
+        head = f"{b['clause']}, reading {b['reading']}" if b["reading"] else f"{b['clause']} (assumption)"
+        click.echo(f"    {head}: {b['decided']}")
+        for other, outcome in b["otherwise"].items():
+            click.echo(f"        under {other}: {outcome}")
+    if deal:
+        click.echo("  the new deal rests on: " + ", ".join(
+            f"{b['clause']}={b['reading']}" if b["reading"] else b["clause"] for b in deal))
+
+
+@click.command()
+@click.argument("game")
+@click.argument("scenario_file", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the judgement, with the resulting scenario).")
+def judge(game, scenario_file, readings, as_json):
+    """Is this move legal in this situation? Judges a scenario file.
+
+    A scenario (JSON or YAML, format 1, see docs/scenarios.md) gives the table and one or
+    more moves, cards in the game's notation. Prints legal or illegal, the clauses that
+    decide it with their rulebook lines, the assumptions and readings the verdict rests
+    on, and (when legal) the situation after the moves; --json prints that situation as
+    a scenario of the same format. Exit 0 legal, 1 illegal, 2 bad input.
+
+    \b
+    Examples:
+      rulings judge tick docs/scenarios/go-out-first-round.yaml
+      rulings judge tick docs/scenarios/go-out-first-round.yaml --reading go-out-timing=others-have-played
+    """
+    from . import scenario as sc
+
+    spec = _load(game, readings)
+    choices = dict(r.split("=", 1) for r in readings)
+    try:
+        data = sc.read_file(scenario_file)
+        scen = sc.load(data, spec, choices)
+    except sc.ScenarioError as e:
+        _fail(f"{scenario_file}: the scenario cannot be judged:\n  " + "\n  ".join(e.problems))
+    j = sc.judge(scen)
+    out = j.to_json()
+    differences = sc.check_expect(j, scen.expect)
+    if scen.expect:
+        out["expect"] = {"met": not differences, "differences": differences}
+    if as_json:
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        sys.exit(EXIT_OK if j.legal else EXIT_NO)
+    st = scen.state
+    click.echo(f"{j.spec.title}, level {st.level}: {'LEGAL' if j.legal else 'ILLEGAL'}")
+    if data.get("description"):
+        click.echo(f"  {' '.join(str(data['description']).split())}")
+    click.echo(f"  seat {st.current} to play, {st.phase} phase, {st.turns_finished} turn(s) finished; "
+               f"{st.n} players, seat {st.dealer} deals")
+    for i, (step, m) in enumerate(zip(out["moves"], j.steps), 1):
+        word = "legal" if m.legal else f"refused: {m.why}"
+        click.echo(f"  {i}. {_move_words(m.move)}: {word}")
+    if not j.legal:
+        click.echo("  forbidden by:")
+        for c in out["clauses"]:
+            click.echo(f"    {c['clause']} [{c['source']}]")
+            click.echo(f"        {c['says']}")
+    for e in out["level_ends"]:
+        how = "void, nobody scores" if e["void"] else (
+            f"seat {e['went_out']} went out" if e["went_out"] is not None else "nobody went out")
+        scores = ", ".join(f"seat {i}: {s:+d}" for i, s in enumerate(e["scores"]))
+        click.echo(f"  level {e['level']} ended ({how}); level scores {scores}")
+    if j.result is not None:
+        r = j.result
+        if r["phase"] == "over":
+            click.echo(f"  the game is over: seat(s) {', '.join(map(str, r['winners']))} win with "
+                       f"{max(r['scores'])} points")
+        else:
+            me = r["to_play"]
+            click.echo(f"  now: level {r['level']}, seat {me} to play ({r['phase']}); seat {me} holds "
+                       f"{' '.join(r['hands'][me]) or 'nothing'}; face-up top {r['face_up'][-1] if r['face_up'] else '-'};"
+                       f" stock {len(r['stock'])}; chips {r['chips']}")
+    _print_basis(out)
+    if scen.expect:
+        if differences:
+            click.echo("  expectation NOT met:")
+            for d in differences:
+                click.echo(f"    {d}")
+        else:
+            click.echo("  expectation met")
+    sys.exit(EXIT_OK if j.legal else EXIT_NO)
