@@ -350,7 +350,7 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
         if found is not None:
             culprits.append(cid)
     chosen = culprits or list(contract.clauses)
-    return [Violation(cid, spec.source(cid), spec.clauses[cid].says) for cid in chosen if cid in spec.clauses]
+    return [Violation(cid, spec.source(cid), spec.says(cid)) for cid in chosen if cid in spec.clauses]
 
 
 def _relax(spec, contract: Contract, cid: str):

@@ -115,6 +115,15 @@ class Spec:
     def source(self, clause_id: str) -> str:
         return self.clauses[clause_id].cite() if clause_id in self.clauses else clause_id
 
+    def says(self, clause_id: str) -> str:
+        """What the clause says as the spec reads it: its paraphrase, or, when a reading
+        other than the adopted one is in force, that reading's meaning."""
+        c = self.clauses[clause_id]
+        if c.readings and self.chosen[clause_id] != c.adopted:
+            r = c.readings[self.chosen[clause_id]]
+            return f"Under the reading {r.name!r}: {r.means[0].upper()}{r.means[1:]}."
+        return c.says
+
     def assumptions(self, clause_ids) -> list[str]:
         """Which of these clauses rest on an assumption or on a reading choice."""
         out = []
@@ -122,10 +131,10 @@ class Spec:
             c = self.clauses.get(cid)
             if c is None:
                 continue
-            if c.assumption:
-                out.append(cid)
-            elif c.readings:
-                out.append(f"{cid}={self.chosen[cid]}")
+            if c.readings:
+                out.append(f"{cid}={self.chosen[cid]}" + (" (assumption)" if c.assumption else ""))
+            elif c.assumption:
+                out.append(f"{cid} (assumption)")
         return out
 
     def with_readings(self, choices: Mapping[str, str]) -> "Spec":

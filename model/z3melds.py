@@ -418,7 +418,7 @@ class MeldSolver:
         c = self.contract
         if any(s.clause == clause for s in c.required):
             return f"{c.name} asks for: {describe_required(c)}"
-        says = _first_sentence(self.spec.clauses[clause].says) if clause in self.spec.clauses else clause
+        says = _first_sentence(self.spec.says(clause)) if clause in self.spec.clauses else clause
         if clause == c.keep_clause:
             return f"{says} ({c.keep} card{'s' if c.keep != 1 else ''} must stay in hand)"
         return says
