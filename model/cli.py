@@ -320,8 +320,8 @@ from .checks.cli import check  # noqa: E402  (the rule writer's command lives wi
 
 main.add_command(check)
 
-from .play_cli import judge  # noqa: E402
-main.add_command(judge)
+from .play_cli import judge, simulate  # noqa: E402
+main.add_command(judge); main.add_command(simulate)  # noqa: E702
 
 if __name__ == "__main__":   # pragma: no cover
     main()

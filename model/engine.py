@@ -132,7 +132,9 @@ class LevelResult:
     hand_points: tuple[int, ...]
     bonus: tuple[int, ...]
     scores: tuple[int, ...]                # the level's score of each player, bonus included
-    void: bool = False                     # the level counted for nothing and is dealt again
+    void: bool = False                     # the level counted for nothing
+    how: str = ""                          # went_out, stock_empty, nothing_to_draw or stalled
+    reshuffles: int = 0                    # how often the stock was refilled in the level
 
 
 @dataclass(frozen=True)
@@ -667,12 +669,12 @@ def _empty_stock(state: State, r: Rules) -> tuple[State, bool]:
     ends (True, with the state after the level's end)."""
     _rest(r.c("stock_empty.then"), "what happens when the stock runs out")
     if r.stock_empty == "end_level":
-        return _end_level(state, r, None), True
+        return _end_level(state, r, None, how="stock_empty"), True
     _rest(r.c("stock_empty.when"), "when the empty stock is refilled")
     refilled = _reshuffle(state, r)
     if refilled is None:
         _rest(r.c("stock_empty.nothing_left"), "what happens when the stock cannot be refilled")
-        return _end_level(state, r, None, void=r.nothing_left == "void"), True
+        return _end_level(state, r, None, void=r.nothing_left == "void", how="nothing_to_draw"), True
     return refilled, False
 
 
@@ -899,13 +901,15 @@ def level_scores(state: State, went_out: int | None) -> LevelResult:
     scores = tuple(int(r.scoring.evaluate(dict(state.spec.params, laid_points=a, hand_points=b))) + c
                    for a, b, c in zip(lp, hp, bonus))
     return LevelResult(state.level, state.dealer, went_out, state.turns_finished, exact,
-                       tuple(p.hand for p in state.players), laid, lp, hp, bonus, scores)
+                       tuple(p.hand for p in state.players), laid, lp, hp, bonus, scores,
+                       how="went_out" if went_out is not None else "", reshuffles=state.reshuffles)
 
 
-def _end_level(state: State, r: Rules, went_out: int | None, void: bool = False, again: bool = True) -> State:
+def _end_level(state: State, r: Rules, went_out: int | None, void: bool = False, again: bool = True,
+               how: str = "went_out") -> State:
     """Score the level (nothing if `void`) and deal the next one: the same level again if
     `void` and `again`, else the next level, or end the game after the last."""
-    res = level_scores(state, went_out)
+    res = dataclasses.replace(level_scores(state, went_out), how=how)
     if void:
         zero = (0,) * state.n
         res = dataclasses.replace(res, bonus=zero, scores=zero, void=True)
@@ -946,7 +950,7 @@ def _check_stalled(state: State, r: Rules) -> State:
     if state.over or not stalled(state):
         return state
     _rest(r.c("level_end.stalled"), "what happens to a level nobody can finish")
-    return _end_level(state, r, None, void=r.stalled == "void", again=False)
+    return _end_level(state, r, None, void=r.stalled == "void", again=False, how="stalled")
 
 
 # ---------------------------------------------------------------------------------------

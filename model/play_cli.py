@@ -110,3 +110,61 @@ def judge(game, scenario_file, readings, as_json):
         else:
             click.echo("  expectation met")
     sys.exit(EXIT_OK if j.legal else EXIT_NO)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", "n", type=int, required=True, help="How many play.")
+@click.option("--games", type=int, default=100, show_default=True, help="How many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seeds every game, player and shuffle.")
+@click.option("--player", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
+              help="greedy: lays when it can, ticks for cards that complete a set, discards the costliest "
+                   "useless card; random: a random kind of move, then a random move of that kind.")
+@click.option("--max-moves", type=int, default=200_000, show_default=True,
+              help="A game still running after this many moves is reported as unfinished.")
+@click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def simulate(game, n, games, seed, player, max_moves, readings, as_json):
+    """Play whole games and report what a rule writer wants to know.
+
+    For each level: how often it ends by someone going out and how otherwise, its turns,
+    the ticks and chips spent, how often the stock runs out; the spread of final scores
+    and winning margins; and the share of games in which a decision rested on each
+    assumption or reading. Same seed, same report. A progress bar shows on a terminal.
+
+    \b
+    Examples:
+      rulings simulate tick --players 4 --games 200 --seed 1
+      rulings simulate tick --players 2 --games 50 --player random --reading stalled-level=void
+    """
+    from . import engine, simulate as sim
+
+    spec = _load(game, readings)
+    try:
+        r = engine.rules(spec)
+    except engine.EngineError as e:
+        _fail(f"the engine cannot play {spec.game}: {e}")
+    if not r.min_players <= n <= r.max_players:
+        _fail(f"--players {n}: {spec.title} is for {r.min_players} to {r.max_players} players "
+              f"(clause {r.c('players')})")
+    if games < 1:
+        _fail("--games must be 1 or more")
+    plays = []
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=games)
+            for i in range(games):
+                plays.append(sim.play_game(spec, n, sim.game_seed(seed, i), player, max_moves=max_moves))
+                bar.advance(task)
+    else:
+        plays = [sim.play_game(spec, n, sim.game_seed(seed, i), player, max_moves=max_moves) for i in range(games)]
+    rep = sim.report(spec, n, seed, player, plays)
+    if as_json:
+        click.echo(json.dumps(rep, indent=2))
+    else:
+        click.echo(sim.format_report(rep))
+    sys.exit(EXIT_OK)

@@ -467,7 +467,8 @@ class Judgement:
 
 
 def _level_end(spec: Spec, res: engine.LevelResult) -> dict:
-    return {"level": res.level, "went_out": res.went_out, "void": res.void, "turns_finished": res.turns_finished,
+    return {"level": res.level, "went_out": res.went_out, "how": res.how, "void": res.void,
+            "turns_finished": res.turns_finished,
             "laid_points": list(res.laid_points), "hand_points": list(res.hand_points), "bonus": list(res.bonus),
             "scores": list(res.scores)}
 
