@@ -83,3 +83,18 @@ def test_simulate_command_is_deterministic_and_checks_its_input():
     assert text.exit_code == 0 and "winning margins" in text.output and "stalled-level=scored" in text.output
     bad = run(main, ["simulate", "tick", "--players", "9", "--games", "1"])
     assert bad.exit_code == 2 and "2 to 8 players (clause players)" in bad.output
+
+
+def test_every_reading_plays_whole_games(tick):
+    """Each reading of every clause can be selected and played to the end, by both kinds
+    of player, with the reading's own clause in the report."""
+    for cid, names in tick.reading_choices().items():
+        for name in names:
+            if name == tick.chosen[cid]:
+                continue
+            spec = load("tick", {cid: name})
+            for player, n in (("greedy", 3), ("random", 2)):
+                g = sim.play_game(spec, n, sim.game_seed(1, n), player)
+                assert g.finished, (cid, name, player)
+            rep = sim.report(spec, n, 1, player, [g])
+            assert rep["readings_not_adopted"] == {cid: name}
