@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping, Sequence, Union
 
 from . import reference
 from .expr import parse as parse_expr
-from .spec import ENGINE_NAMES, Spec, load as load_spec
+from .spec import ENGINE_NAMES, Spec, derived, load as load_spec
 
 
 class EngineError(ValueError):
@@ -469,16 +469,8 @@ class Rules:
         return bool(self.go_out_when.evaluate(env))
 
 
-_rules: dict[int, Rules] = {}
-
-
 def rules(spec: Spec) -> Rules:
-    r = _rules.get(id(spec))
-    if r is None or r.spec is not spec:
-        if len(_rules) > 64:
-            _rules.clear()
-        r = _rules[id(spec)] = Rules(spec)
-    return r
+    return derived(spec, "engine rules", Rules)
 
 
 def assumptions(spec: Spec) -> dict[str, str]:

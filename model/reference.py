@@ -15,6 +15,7 @@ import itertools
 from typing import Iterator, Mapping
 
 from .melds import Contract, MeldKind, PlacedMeld, Slot, Verdict, Violation
+from .spec import derived
 
 
 class _Game:
@@ -34,16 +35,8 @@ class _Game:
         self.candidates: dict[tuple, list] = {}      # see _Search.melds
 
 
-_games: dict[int, _Game] = {}
-
-
 def _game(spec) -> _Game:
-    g = _games.get(id(spec))
-    if g is None or g.spec is not spec:
-        if len(_games) > 64:
-            _games.clear()
-        g = _games[id(spec)] = _Game(spec)
-    return g
+    return derived(spec, "reference tables", _Game)
 
 
 def _sumset(options: list[Mapping[int, tuple]]) -> dict[int, tuple]:

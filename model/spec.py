@@ -62,6 +62,21 @@ class Clause:
         return "assumption" if self.assumption else "FACTS.md"
 
 
+_derived: dict[tuple[str, int], tuple[object, object]] = {}
+
+
+def derived(spec: "Spec", name: str, build):
+    """What `build(spec)` makes from a spec, made once per spec object (specs are frozen,
+    so tables derived from one stay true). Keyed by identity, checked against reuse."""
+    key = (name, id(spec))
+    hit = _derived.get(key)
+    if hit is None or hit[0] is not spec:
+        if len(_derived) > 256:
+            _derived.clear()
+        hit = _derived[key] = (spec, build(spec))
+    return hit[1]
+
+
 def packaged_games() -> list[str]:
     folder = resources.files("rulings.games")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml") and p.name != "schema.yaml")
