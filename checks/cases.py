@@ -14,7 +14,6 @@ every choice is ordered simplest first.
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import Counter
 from typing import Sequence
@@ -282,6 +281,3 @@ def level_end(spec: Spec, ch: Chooser) -> tuple[engine.State, int | None]:
                          exact_deals=tuple(exact if lv == level else False for lv in r.levels))
     return state, (went_out if went_out >= 0 else None)
 
-
-def with_spec(state: engine.State, spec: Spec) -> engine.State:
-    return dataclasses.replace(state, spec=spec)

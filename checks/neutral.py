@@ -1,33 +1,35 @@
 """Language-neutral forms of what conformance vectors and adapters exchange.
 
-An implementation under test never sees the engine's card type indices: cards are tokens
-(`"5"`, `"SW"`), moves and states are plain JSON (documented in docs/conformance.md).
-This module converts both ways and says how two outcomes of a move are compared.
+An implementation under test never sees the engine's card type indices. States and moves
+are those of the scenario format (`rulings.scenario`, docs/scenarios.md): cards are the
+game's tokens (`"5"`, `"SW"`), a state is a scenario's situation (players, dealer, level,
+to_play, phase, turns_finished, lays_this_turn, hands, laid, face_up, stock, chips,
+scores, exact_deal), a move is `{"draw": "stock"}`, `{"tick": k}`, `{"lay": [cards]}` or
+`{"discard": card}`. Conformance adds one phase, `level_over`: the situation at the moment
+a level ends, before the next is dealt.
 
-    state   {"level", "dealer", "to_move", "phase": "draw" | "play" | "level_over",
-             "turns_finished", "lays_this_turn", "exact_deal",
-             "players": [{"hand": [tokens], "chips", "lays": [[tokens], ...], "score"}],
-             "stock": [tokens, top last], "face_up": [tokens, top last]}
-    move    {"move": "draw"} | {"move": "tick", "count": k} | {"move": "lay", "cards": [tokens]}
-            | {"move": "discard", "card": token}
+How the state after a move is compared:
 
-Where the engine shuffles (an empty stock refilled from the face-up pile), the state after
-the move depends on the shuffle, so it is compared as a `shuffled` projection: the order
-of the new stock and which cards the mover drew are left out, the rest is exact. A move
-that ends the level is compared as `level_over`: what each player holds and has laid.
+    exact       every field of the situation (hands and lays as multisets, piles in order)
+    shuffled    the stock was refilled by a shuffle: the new stock's order and which cards
+                the mover drew are left out (their number, and the stock and the mover's
+                hand together as a multiset, are compared)
+    level_over  the move ended the level: what each player holds and has laid
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from rulings import engine
+from rulings import engine, scenario
 from rulings.spec import Spec
 
 COMPARE_EXACT, COMPARE_SHUFFLED, COMPARE_LEVEL_OVER = "exact", "shuffled", "level_over"
+LEVEL_OVER = "level_over"
+SITUATION = ("players", "dealer", "level", "to_play", "phase", "turns_finished", "lays_this_turn", "hands", "laid",
+             "face_up", "stock", "chips", "scores", "exact_deal")
 
 
 class NeutralError(ValueError):
@@ -48,20 +50,16 @@ def hand_tokens(spec: Spec, hand: Sequence[int]) -> list[str]:
     return spec.cards.tokens(tuple(hand))
 
 
-def indices(spec: Spec, tokens: Sequence[str]) -> list[int]:
-    try:
-        return [c.index for c in spec.cards.parse([str(t) for t in tokens])]
-    except Exception as e:   # CardError, or a token that is not a string
-        raise NeutralError(str(e)) from None
-
-
-def sort_tokens(spec: Spec, tokens: Sequence[str]) -> list[str]:
+def sort_tokens(spec: Spec, tokens) -> list[str]:
     """Tokens in the game's card order (unknown tokens last, as given), for comparing."""
+    if isinstance(tokens, str):
+        tokens = tokens.split()
+    if not isinstance(tokens, (list, tuple)):
+        return [json.dumps(tokens)]
     lookup = spec.cards.by_token()
-    known = [t for t in tokens if isinstance(t, str) and t.upper() in lookup]
-    rest = [t for t in tokens if not (isinstance(t, str) and t.upper() in lookup)]
-    return [lookup[t.upper()].token for t in sorted(known, key=lambda t: lookup[t.upper()].index)] + \
-        sorted(map(str, rest))
+    known = [str(t) for t in tokens if str(t).upper() in lookup]
+    rest = [str(t) for t in tokens if str(t).upper() not in lookup]
+    return [lookup[t.upper()].token for t in sorted(known, key=lambda t: lookup[t.upper()].index)] + sorted(rest)
 
 
 # ---------------------------------------------------------------------------------------
@@ -69,36 +67,26 @@ def sort_tokens(spec: Spec, tokens: Sequence[str]) -> list[str]:
 
 
 def move_to_neutral(spec: Spec, move: engine.Move) -> dict:
-    if isinstance(move, engine.Draw):
-        return {"move": "draw"} if move.kind == "stock" else {"move": "tick", "count": move.count}
-    if isinstance(move, engine.Lay):
-        return {"move": "lay", "cards": card_tokens(spec, move.cards)}
-    return {"move": "discard", "card": spec.cards.types[move.card].token}
+    return scenario.move_to_scenario(spec, move)
 
 
 def move_from_neutral(spec: Spec, d: Mapping) -> engine.Move:
-    kind = d.get("move")
-    if kind == "draw":
-        return engine.Draw("stock")
-    if kind == "tick":
-        return engine.Draw("tick", int(d.get("count", 1)))
-    if kind == "lay":
-        return engine.Lay(tuple(indices(spec, d.get("cards", []))))
-    if kind == "discard":
-        return engine.Discard(indices(spec, [d.get("card")])[0])
-    raise NeutralError(f"no move {kind!r}; moves: draw, tick, lay, discard")
+    try:
+        return scenario.move_from_scenario(spec, d)
+    except scenario.ScenarioError as e:
+        raise NeutralError(str(e)) from None
 
 
 def show_move(move: Mapping) -> str:
-    """A neutral move in words: `lay 5 5 5`, `tick 2`, `discard 9`, `draw`."""
-    kind = move.get("move")
-    if kind == "tick":
-        return f"tick {move.get('count', 1)}"
+    """A move in words: `lay 5 5 5`, `tick 2`, `discard 9`, `draw`."""
+    if not isinstance(move, Mapping) or len(move) != 1:
+        return json.dumps(move)
+    kind, arg = next(iter(move.items()))
     if kind == "lay":
-        return "lay " + " ".join(move.get("cards", []))
-    if kind == "discard":
-        return f"discard {move.get('card')}"
-    return str(kind)
+        return "lay " + (" ".join(map(str, arg)) if isinstance(arg, list) else str(arg))
+    if kind == "draw":
+        return "draw from the stock"
+    return f"{kind} {arg}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -106,63 +94,37 @@ def show_move(move: Mapping) -> str:
 
 
 def state_to_neutral(state: engine.State) -> dict:
-    spec = state.spec
-    exact = state.exact_deals[state.level - 1] if state.level - 1 < len(state.exact_deals) else False
-    return {
-        "level": state.level, "dealer": state.dealer, "to_move": state.current, "phase": state.phase,
-        "turns_finished": state.turns_finished, "lays_this_turn": state.lays_this_turn, "exact_deal": bool(exact),
-        "players": [{"hand": hand_tokens(spec, p.hand), "chips": p.chips,
-                     "lays": [card_tokens(spec, lay) for lay in p.lays], "score": p.score} for p in state.players],
-        "stock": [spec.cards.types[t].token for t in state.stock],
-        "face_up": [spec.cards.types[t].token for t in state.face_up],
-    }
+    """An engine state as a scenario document (no moves)."""
+    return scenario.to_scenario(state)
 
 
-def state_from_neutral(spec: Spec, d: Mapping, seed: int = 0) -> engine.State:
-    """The engine state a neutral state describes (raises NeutralError when it cannot be one)."""
+def state_from_neutral(spec: Spec, d: Mapping) -> engine.State:
+    """The engine state a scenario situation describes (raises NeutralError when it cannot be one)."""
+    doc = {k: v for k, v in d.items() if k in scenario.FIELDS and k not in ("move", "moves", "expect")}
+    doc.setdefault("format", scenario.FORMAT)
+    doc.setdefault("game", spec.game)
+    doc["readings"] = dict(spec.chosen)
     try:
-        width = len(spec.cards.types)
-        r = engine.rules(spec)
-        levels = r.levels
-        players = []
-        for p in d["players"]:
-            counts = [0] * width
-            for t in indices(spec, p["hand"]):
-                counts[t] += 1
-            lays = tuple(tuple(sorted(indices(spec, lay))) for lay in p.get("lays", []))
-            players.append(engine.PlayerState(tuple(counts), int(p["chips"]), lays, int(p.get("score", 0))))
-        level = int(d["level"])
-        exact = tuple(bool(d.get("exact_deal", False)) if lv == level else False for lv in levels)
-        phase = d["phase"]
-        if phase not in ("draw", "play"):
-            raise NeutralError(f"a move can only be asked of a state in phase 'draw' or 'play', not {phase!r}")
-        n = len(players)
-        if not 0 <= int(d["to_move"]) < n or not 0 <= int(d["dealer"]) < n:
-            raise NeutralError("to_move and dealer must be seats 0..players-1")
-        return engine.State(seed, level, int(d["dealer"]), int(d["to_move"]), phase, int(d["turns_finished"]),
-                            tuple(players), tuple(indices(spec, d["stock"])), tuple(indices(spec, d["face_up"])),
-                            0, exact, (), (), spec, int(d.get("lays_this_turn", 0)))
-    except (KeyError, TypeError, ValueError) as e:
-        if isinstance(e, NeutralError):
-            raise
-        raise NeutralError(f"not a state: {e!r}") from None
+        return scenario.load(doc, spec).state
+    except scenario.ScenarioError as e:
+        raise NeutralError(str(e)) from None
 
 
 def level_over_neutral(before: engine.State, move: engine.Move, result: engine.LevelResult) -> dict:
-    """The neutral state at the moment a level ends (the engine itself deals the next level
-    straight away): what each player holds and has laid, chips and scores before scoring."""
+    """The situation at the moment a level ends (the engine itself deals the next level
+    straight away): what each player holds and has laid; chips and scores as before."""
     spec = before.spec
     d = state_to_neutral(before)
-    d["phase"] = "level_over"
+    d["phase"] = LEVEL_OVER
     if isinstance(move, engine.Discard):
         d["face_up"] = d["face_up"] + [spec.cards.types[move.card].token]
-    for i, p in enumerate(d["players"]):
-        p["hand"] = hand_tokens(spec, result.hands[i])
+    for i in range(len(d["hands"])):
+        d["hands"][i] = hand_tokens(spec, result.hands[i])
         laid = card_tokens(spec, result.laid[i])
-        mine = [t for lay in p["lays"] for t in lay]
+        mine = [t for lay in d["laid"][i] for t in lay]
         if sorted(mine) != sorted(laid):        # the level-ending move laid cards
             extra = list((Counter(laid) - Counter(mine)).elements())
-            p["lays"] = p["lays"] + [sort_tokens(spec, extra)]
+            d["laid"][i] = d["laid"][i] + [sort_tokens(spec, extra)]
     return d
 
 
@@ -176,7 +138,7 @@ def expected_outcome(before: engine.State, move: engine.Move, after) -> dict:
     if isinstance(after, engine.Refusal):
         return {"legal": False, "clauses": list(after.clauses), "why": after.why}
     if len(after.results) > len(before.results):
-        res = after.results[-1]
+        res = after.results[len(before.results)]      # the level this move ended (the next may end at once too)
         return {"legal": True, "compare": COMPARE_LEVEL_OVER, "state": level_over_neutral(before, move, res),
                 "scores": list(res.scores), "went_out": res.went_out}
     shuffled = after.reshuffles > before.reshuffles
@@ -184,33 +146,33 @@ def expected_outcome(before: engine.State, move: engine.Move, after) -> dict:
             "state": state_to_neutral(after)}
 
 
-def _player_projection(spec: Spec, p: Mapping, laid_only: bool = False) -> dict:
-    lays = [sort_tokens(spec, lay) for lay in p.get("lays", [])]
-    if laid_only:
-        return {"hand": sort_tokens(spec, p.get("hand", [])), "laid": sort_tokens(spec, [t for l in lays for t in l])}
-    return {"hand": sort_tokens(spec, p.get("hand", [])), "chips": p.get("chips"), "lays": lays,
-            "score": p.get("score")}
+def _seats(state: Mapping, key: str) -> list:
+    v = state.get(key)
+    return v if isinstance(v, list) else []
 
 
 def projection(spec: Spec, state: Mapping, compare: str) -> dict:
-    """The part of a state that an outcome of this kind fixes, in a canonical order."""
-    if not isinstance(state, Mapping) or not isinstance(state.get("players"), list):
-        raise NeutralError("not a state: it needs a list of players")
+    """The part of a situation that an outcome of this kind fixes, in a canonical form:
+    hands and lays as multisets in the game's card order, piles in order."""
+    if not isinstance(state, Mapping) or not isinstance(state.get("hands"), list):
+        raise NeutralError("not a situation: it needs `hands`, a list with each seat's cards")
+    hands = [sort_tokens(spec, h) for h in _seats(state, "hands")]
+    laid = [[sort_tokens(spec, lay) for lay in (seat if isinstance(seat, list) else [])]
+            for seat in _seats(state, "laid")] or [[] for _ in hands]
     if compare == COMPARE_LEVEL_OVER:
-        return {"phase": state.get("phase"),
-                "players": [_player_projection(spec, p, laid_only=True) for p in state["players"]]}
-    out = {k: state.get(k) for k in ("level", "dealer", "to_move", "phase", "turns_finished", "lays_this_turn",
-                                      "exact_deal")}
-    out["players"] = [_player_projection(spec, p) for p in state["players"]]
-    out["stock"] = list(state.get("stock", []))
-    out["face_up"] = list(state.get("face_up", []))
+        return {"phase": state.get("phase"), "hands": hands,
+                "laid": [sort_tokens(spec, [t for lay in seat for t in lay]) for seat in laid]}
+    out = {k: state.get(k) for k in ("players", "dealer", "level", "to_play", "phase", "turns_finished",
+                                      "lays_this_turn", "exact_deal")}
+    out.update(hands=hands, laid=laid, chips=state.get("chips"), scores=state.get("scores"),
+               face_up=[str(t) for t in state.get("face_up", [])],
+               stock=[str(t) for t in state.get("stock", [])])
     if compare == COMPARE_SHUFFLED:
-        mover = state.get("to_move")
-        if isinstance(mover, int) and 0 <= mover < len(out["players"]):
-            me = out["players"][mover]
-            out["stock"] = {"cards with the mover's hand": sort_tokens(spec, list(out["stock"]) + me["hand"]),
+        mover = state.get("to_play")
+        if isinstance(mover, int) and 0 <= mover < len(hands):
+            out["stock"] = {"cards of the stock and the mover's hand": sort_tokens(spec, out["stock"] + hands[mover]),
                             "stock size": len(out["stock"])}
-            me["hand"] = {"size": len(me["hand"])}
+            hands[mover] = {"size": len(hands[mover])}
     return out
 
 
@@ -252,5 +214,3 @@ def compare_states(spec: Spec, expected: Mapping, got: Any, compare: str) -> lis
     return differences(projection(spec, expected, compare), g)
 
 
-def with_spec(state: engine.State, spec: Spec) -> engine.State:
-    return dataclasses.replace(state, spec=spec)
