@@ -202,8 +202,13 @@ def judge_score(spec: Spec, adapter: Adapter, cid: str, state: dict, scores: lis
 
 def _expected_of(vec: dict) -> dict:
     if vec["legal"]:
-        return {"legal": True, "compare": vec["compare"], "state": vec["after"]}
+        return {"legal": True, "compare": vec["compare"], "state": vec["after"], "scores": vec.get("scores")}
     return {"legal": False, "why": vec.get("why", "")}
+
+
+def situation_of(doc: dict) -> tuple[dict, dict]:
+    """A move vector's scenario as the two things an adapter is asked: the situation, the move."""
+    return {k: v for k, v in doc.items() if k not in ("move", "moves", "expect")}, doc["move"]
 
 
 def _vector_extra(vec: dict) -> dict:
@@ -216,7 +221,8 @@ def run_vector(spec: Spec, adapter: Adapter, family: str, vec: dict) -> Outcome:
     elif family == "best_lay":
         out = judge_best(spec, adapter, vec["id"], vec["cards"], vec["contract"], vec["points"], vec["clauses"])
     elif family == "move":
-        out = judge_move(spec, adapter, vec["id"], vec["state"], vec["move"], _expected_of(vec), vec["clauses"])
+        state, move = situation_of(vec["scenario"])
+        out = judge_move(spec, adapter, vec["id"], state, move, _expected_of(vec), vec["clauses"])
     elif family == "score":
         out = judge_score(spec, adapter, vec["id"], vec["state"], vec["scores"], vec["clauses"])
     else:
@@ -338,20 +344,19 @@ def _signature(out: Outcome, kind: str = "") -> str:
     if said.get("legal") != out.spec["legal"]:
         return f"move {kind}: spec {'legal' if out.spec['legal'] else 'refused'} ({clauses}), implementation " \
                f"{'legal' if said.get('legal') else 'refused'}"
+    return f"move {kind}: the state after differs in {', '.join(difference_fields(out.differences))}"
+
+
+def difference_fields(differences: list[str]) -> list[str]:
+    """The fields a list of differences names, seats and positions left out: `hands[]`, `scores`."""
     import re
 
-    fields = sorted({re.sub(r"\[\d+\]", "[]", d.split(":")[1].strip()) for d in out.differences if ":" in d})
-    return f"move {kind}: the state after differs in {', '.join(fields)}"
-
-
-def _size(out: Outcome) -> int:
-    s = out.situation
-    if "cards" in s:
-        return len(s["cards"])
-    state = s.get("state") or {}
-    players = state.get("players") or []
-    me = players[state.get("to_move", 0)] if players else {}
-    return sum(len(p.get("hand", [])) for p in players[:1]) + len(me.get("hand", []))
+    out = set()
+    for d in differences:
+        d = d.removeprefix("state after: ")
+        field_ = d.split(": expected")[0] if ": expected" in d else d.split(":")[0]
+        out.add(re.sub(r"\[\d+\]", "[]", field_.strip()))
+    return sorted(out)
 
 
 FAMILIES = ("meld", "best_lay", "move", "score")
@@ -382,7 +387,8 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
     expected = neutral.expected_outcome(state, move, after)
     clauses = vectors.move_clauses(spec, state, move, after)
     nmove = neutral.move_to_neutral(spec, move)
-    return judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, clauses), nmove["move"]
+    return judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, clauses), \
+        next(iter(nmove))
 
 
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
@@ -400,7 +406,7 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         for r in range(rounds):
             if progress:
                 progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
-            found = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, report)
+            found = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats)
             new = [d for d in found if d.signature not in masked]
             if not new:
                 break
@@ -410,7 +416,9 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
     report.seconds["search"] = time.perf_counter() - t0
 
 
-def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats, report: Report) -> list[Divergence]:
+def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> list[Divergence]:
+    """One Hypothesis run of `n` cases of `family`; every divergence not in `masked`,
+    each shrunk (one exception class per signature, so Hypothesis shrinks each apart)."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings, strategies as st
 
     first: dict[str, tuple[Outcome, int]] = {}

@@ -59,6 +59,8 @@ UNASKED = {
               "level's state)",
     "game_end": "no question asks who wins the game",
     "tie": "no question asks who wins the game",
+    "claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a question the adapter "
+             "protocol asks",
 }
 
 
@@ -205,7 +207,7 @@ def move_clauses(spec: Spec, state: engine.State, move, after) -> list[str]:
     else:
         out += [c("discard"), c("turn.next_seat"), c("turn"), c("turn.count")]
     if ended:
-        if isinstance(move, engine.Discard) and not sum(after.results[-1].hands[state.current]):
+        if isinstance(move, engine.Discard) and not sum(after.results[len(state.results)].hands[state.current]):
             out += [c("go_out"), c("go_out.when")]
         elif not isinstance(move, engine.Draw):
             out.append(c("level_end.stalled"))
@@ -284,13 +286,18 @@ def meld_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), alts: Alte
             consider(name, hand)
     for name, hand, fid in witnesses:
         consider(name, hand, fid)
+    for name, hand, cid, stated in claims(spec)[0]:
+        consider(name, hand)
+        cands[(name, tuple(hand))]["claim"] = (cid, stated)
     picked = _pick(cands, lambda c: (c["contract"], c["legal"], tuple(c["clauses"]), tuple(sorted(c["otherwise"]))),
                    lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"])), per=size,
                    spare=40 * size, rng_seed=1)
-    picked += [c for c in cands.values() if "witness_of" in c and c not in picked]
+    picked += [c for c in cands.values() if ("witness_of" in c or "claim" in c) and c not in picked]
     out = []
     for c in sorted(picked, key=lambda c: (names.index(c["contract"]), *_hand_key(spec, c["hand"]))):
         cards = spec.cards.tokens(c["hand"])
+        if "claim" in c:
+            c["clauses"] = c["clauses"] + [c["claim"][0]]
         vec = {"id": f"meld:{c['contract']}:{' '.join(cards) or '-'}", "cards": cards, "contract": c["contract"],
                "legal": c["legal"], "clauses": c["clauses"]}
         if c["melds"]:
@@ -301,8 +308,45 @@ def meld_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), alts: Alte
             vec["witness_of"] = c["witness_of"]
             cid, pair = c["witness_of"].split(":")[1:]
             vec["reading"] = {cid: pair.split("/")[0]}
+        if "claim" in c:
+            vec["claim"] = {"clause": c["claim"][0], "states": {"legal": c["claim"][1]}}
         out.append(vec)
     return out
+
+
+def claims(spec: Spec) -> tuple[list, list]:
+    """The rulebook's claims that are questions of the protocol: (meld claims as
+    (contract, hand, clause, stated verdict), score claims as (state, went_out, clause, stated score))."""
+    melds, scores = [], []
+    for cid, f in spec.rules("claim"):
+        if "meld" in f:
+            m = f["meld"]
+            name = f"level {m['level']}" if "level" in m else "initial" if m.get("initial") else None
+            if name in spec.contracts:
+                melds.append((name, spec.cards.hand_of([str(t) for t in m["cards"]]), cid, bool(m["legal"])))
+        elif "score" in f and {"laid_points", "hand_points", "equals"} <= set(f["score"]):
+            built = _cards_worth(spec, f["score"]["laid_points"]), _cards_worth(spec, f["score"]["hand_points"])
+            if None not in built:
+                r = engine.rules(spec)
+                n = r.min_players
+                width = len(spec.cards.types)
+                seats = [engine.PlayerState(neutral_counts(built[1], width), r.chips, (tuple(sorted(built[0])),))]
+                seats += [engine.PlayerState((0,) * width, r.chips) for _ in range(n - 1)]
+                state = engine.State(seed=0, level=r.levels[0], dealer=n - 1, current=0, phase="play",
+                                     turns_finished=n, players=tuple(seats), stock=(), face_up=(), spec=spec,
+                                     exact_deals=tuple(False for _ in r.levels))
+                scores.append((state, None, cid, f["score"]["equals"]))
+    return melds, scores
+
+
+def _cards_worth(spec: Spec, points: int) -> list[int] | None:
+    """Natural cards worth `points` in all (the dearest first), or None."""
+    out, left = [], points
+    for t in sorted(spec.cards.naturals, key=lambda t: -t.value):
+        while t.value and left >= t.value and out.count(t.index) < 4:
+            out.append(t.index)
+            left -= t.value
+    return out if left == 0 else None
 
 
 def best_lay_vectors(spec: Spec, size: int = 1, alts: Alternatives | None = None) -> list[dict]:
@@ -355,8 +399,7 @@ def _state_size(state: engine.State) -> tuple:
     return (state.n, state.level, sum(me.hand), state.turns_finished, len(state.stock), len(state.face_up))
 
 
-def move_case(spec: Spec, state: engine.State, move, witness_of: str | None = None,
-              reading: dict | None = None) -> dict:
+def move_case(spec: Spec, state: engine.State, move, witness_of: str | None = None) -> dict:
     after = engine.apply(state, move)
     out = neutral.expected_outcome(state, move, after)
     return {"state": state, "move": move, "outcome": out, "clauses": move_clauses(spec, state, move, after),
@@ -399,26 +442,39 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
     picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
     out = []
     for c in sorted(picked, key=lambda c: (signature(c)[:3], _state_size(c["state"]), c["key"])):
-        state, move, o = c["state"], c["move"], c["outcome"]
-        vec = {"id": f"move:{neutral.show_move(neutral.move_to_neutral(spec, move))}:{c['key'][7:19]}",
-               "state": neutral.state_to_neutral(state), "move": neutral.move_to_neutral(spec, move),
-               "legal": o["legal"], "clauses": c["clauses"]}
-        if o["legal"]:
-            vec["compare"] = o["compare"]
-            vec["after"] = o["state"]
-        else:
-            vec["why"] = o["why"]
-        basis = rests_on(state, move)
-        if basis:
-            vec["rests_on"] = basis
-        if "witness_of" in c:
-            vec["witness_of"] = c["witness_of"]
-            cid, pair = c["witness_of"].split(":")[1:]
-            adopted, other = pair.split("/")
-            vec["reading"] = {cid: adopted}
-            vec["otherwise"] = {f"{cid}={other}": reading_otherwise(spec, state, move, cid, other)}
-        out.append(vec)
+        out.append(move_vector(spec, c))
     return out
+
+
+def move_vector(spec: Spec, c: dict) -> dict:
+    """A move vector: the scenario (situation, move, and the verdict a judge must give),
+    the clauses, and the state after the move with how to compare it."""
+    from rulings import scenario
+
+    state, move, o = c["state"], c["move"], c["outcome"]
+    doc = scenario.to_scenario(state)
+    doc["move"] = scenario.move_to_scenario(spec, move)
+    doc["expect"] = {"verdict": "legal" if o["legal"] else "illegal",
+                     **({"clauses": list(o["clauses"])} if not o["legal"] else {})}
+    vec = {"id": f"move:{neutral.show_move(doc['move'])}:{c['key'][7:19]}", "scenario": doc,
+           "legal": o["legal"], "clauses": c["clauses"]}
+    if o["legal"]:
+        vec["compare"] = o["compare"]
+        vec["after"] = o["state"]
+        if o.get("scores") is not None:
+            vec["scores"] = o["scores"]
+    else:
+        vec["why"] = o["why"]
+    basis = rests_on(state, move)
+    if basis:
+        vec["rests_on"] = basis
+    if "witness_of" in c:
+        vec["witness_of"] = c["witness_of"]
+        cid, pair = c["witness_of"].split(":")[1:]
+        adopted, other = pair.split("/")
+        vec["reading"] = {cid: adopted}
+        vec["otherwise"] = {f"{cid}={other}": reading_otherwise(spec, state, move, cid, other)}
+    return vec
 
 
 # ---------------------------------------------------------------------------------------
@@ -442,20 +498,25 @@ def score_vectors(spec: Spec, size: int = 1, games: Iterable = ()) -> list[dict]
     out: dict[str, dict] = {}
     for states, moves in games:
         for before, move, after in zip(states, moves, states[1:]):
-            if len(after.results) > len(before.results) and not after.results[-1].void:
-                res = after.results[-1]
+            if len(after.results) > len(before.results) and not after.results[len(before.results)].void:
+                res = after.results[len(before.results)]
                 end = dataclasses.replace(before, players=tuple(
                     dataclasses.replace(p, hand=res.hands[i], lays=p.lays if sorted(p.laid) == sorted(res.laid[i])
                                         else p.lays + (tuple(sorted((Counter(res.laid[i]) - Counter(p.laid)).elements())),))
                     for i, p in enumerate(before.players)))
                 v = score_case(spec, end, res.went_out)
                 out.setdefault(v["id"], v)
+    for state, went_out, cid, stated in claims(spec)[1]:
+        v = score_case(spec, state, went_out)
+        v["clauses"].append(cid)
+        v["claim"] = {"clause": cid, "states": {"score": stated}}
+        out[v["id"]] = v
     ch = RandomChooser("score")
     for _ in range(12 * size):
         state, went_out = cases.level_end(spec, ch)
         v = score_case(spec, state, went_out)
         out.setdefault(v["id"], v)
-    return sorted(out.values(), key=lambda v: (len(v["state"]["players"]), v["state"]["level"], v["id"]))
+    return sorted(out.values(), key=lambda v: (v["state"]["players"], v["state"]["level"], v["id"]))
 
 
 def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
@@ -541,6 +602,17 @@ def reading_witnesses(spec: Spec, search: bool = True) -> tuple[list, list, list
         if "cards" in w and "contract" in w and w["contract"] in spec.contracts:
             melds.append((w["contract"], spec.cards.hand_of(w["cards"]), fid))
             note["vectors"], found = "melds.json", True
+        elif "replay" in w and "seed" in w["replay"]:          # a trace from a seeded deal: its last move
+            state = engine.new_game(spec, w["replay"]["players"], w["replay"]["seed"])
+            trace = [engine.move_from_json(m) for m in w["replay"]["moves"]]
+            for move in trace[:-1]:
+                state = engine.apply(state, move)
+                if isinstance(state, engine.Refusal):
+                    break
+            if not isinstance(state, engine.Refusal) and trace:
+                if reading_otherwise(spec, state, trace[-1], cid, other):
+                    moves.append((state, trace[-1], fid))
+                    note["vectors"], found = "moves.json", True
         elif "replay" in w:
             state = engine.State.from_json(w["replay"]["state"], spec)
             for move in [engine.move_from_json(m) for m in w["replay"]["moves"]]:
@@ -585,14 +657,11 @@ def _doc(spec: Spec, kind: str, items: list) -> dict:
 
 
 def spec_digest(spec: Spec) -> str:
-    path = Path(neutral_path(spec))
-    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def neutral_path(spec: Spec) -> str:
+    """The digest of the spec file's bytes."""
     from rulings.spec import spec_path
 
-    return str(spec_path(spec.game if spec.file.startswith("spec/") else spec.file))
+    path = Path(spec_path(spec.game if spec.file.startswith("spec/") else spec.file))
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None = None) -> dict[str, dict]:

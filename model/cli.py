@@ -323,5 +323,10 @@ main.add_command(check)
 from .play_cli import judge, simulate  # noqa: E402
 main.add_command(judge); main.add_command(simulate)  # noqa: E702
 
+from .checks.conform_cli import conform, vectors  # noqa: E402  (the implementer's commands)
+
+main.add_command(vectors)
+main.add_command(conform)
+
 if __name__ == "__main__":   # pragma: no cover
     main()

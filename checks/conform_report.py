@@ -1,0 +1,160 @@
+"""How a conformance run is shown: as text for people, as JSON for programs."""
+from __future__ import annotations
+
+from typing import Any
+
+from .conform import Outcome, Report
+
+SHOW_PROBLEMS = 12
+
+
+def _cards(x) -> str:
+    return " ".join(map(str, x)) if isinstance(x, list) else str(x)
+
+
+def describe(situation: dict) -> str:
+    """A situation in a few lines of words."""
+    if "cards" in situation:
+        return f"{situation['contract']}: {_cards(situation['cards']) or '(no cards)'}"
+    state = situation.get("state")
+    if not isinstance(state, dict) or not isinstance(state.get("hands"), list):
+        return ", ".join(f"{k} {v}" for k, v in situation.items())
+    hands = state["hands"]
+    laid = state.get("laid") or [[] for _ in hands]
+    chips = state.get("chips") or []
+    mover = state.get("to_play", 0)
+    n = len(hands)
+    bits = [f"{n} players, level {state.get('level')}, dealer seat {state.get('dealer')}"]
+    if state.get("phase") == "level_over":
+        bits[0] += ", the level is over" + (" (the dealer dealt exactly)" if state.get("exact_deal") else "")
+        for i in range(n):
+            lays = " | ".join(_cards(l) for l in laid[i]) if i < len(laid) else ""
+            bits.append(f"seat {i}: holds {_cards(hands[i]) or 'nothing'}; laid {lays or 'nothing'}")
+        return "\n".join(bits)
+    bits[0] += (f", {state.get('turns_finished')} turns finished, seat {mover} to "
+                f"{'draw' if state.get('phase') == 'draw' else 'lay or discard'}")
+    mine = laid[mover] if 0 <= mover < len(laid) else []
+    bits.append(f"seat {mover} holds {_cards(hands[mover]) if 0 <= mover < n else '?'}"
+                + (f"; chips {chips[mover]}" if 0 <= mover < len(chips) else "")
+                + (f"; laid {' | '.join(_cards(l) for l in mine)}" if mine else "; not down")
+                + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
+    others = [f"seat {i}: {' | '.join(_cards(l) for l in laid[i])}" for i in range(min(n, len(laid)))
+              if i != mover and laid[i]]
+    if others:
+        bits.append("on the table: " + "; ".join(others))
+    broke = [str(i) for i, c in enumerate(chips) if i != mover and c == 0]
+    if broke:
+        bits.append(f"no chips left: seat {', '.join(broke)}")
+    face = state.get("face_up", [])
+    bits.append(f"face-up pile {len(face)} card(s)" + (f", top {_cards(face[-3:])}" if face else "")
+                + f"; stock {len(state.get('stock', []))} card(s)")
+    if "move" in situation:
+        from .neutral import show_move
+
+        bits.append(f"move: {show_move(situation['move'])}")
+    if "step" in situation:
+        bits.append(f"step {situation['step']} of {situation['of']} of {situation.get('game')}")
+    return "\n".join(bits)
+
+
+def _verdict(family: str, said: Any) -> str:
+    if not isinstance(said, dict):
+        return str(said)
+    if "legal" in said:
+        word = ("legal" if said["legal"] else "illegal") if family == "meld" else \
+            ("legal" if said["legal"] else "refused")
+        return word
+    if "points" in said:
+        return "no lay-down possible" if said["points"] is None else f"{said['points']} points"
+    if "scores" in said:
+        return "scores " + ", ".join(str(x) for x in said["scores"])
+    return str(said)
+
+
+def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
+    lines = [indent + "situation:"]
+    lines += [indent + "    " + line for line in describe(o.situation).splitlines()]
+    spec = o.spec or {}
+    lines.append(indent + f"the spec says: {_verdict(o.family, spec)}" + (f" ({spec['why']})" if spec.get("why") else ""))
+    for c in spec.get("clauses", [])[:6]:
+        lines.append(indent + f"    {c['id']} [{c['source']}]: {c['says']}")
+    if o.status == "error":
+        lines.append(indent + f"the implementation failed ({o.failure}): {o.error}")
+    else:
+        lines.append(indent + f"the implementation said: {_verdict(o.family, o.implementation)}")
+    for d in o.differences[:8]:
+        lines.append(indent + f"    {d}")
+    if len(o.differences) > 8:
+        lines.append(indent + f"    ... and {len(o.differences) - 8} more differences")
+    extra = o.extra or {}
+    if extra.get("witness_of"):
+        lines.append(indent + f"this vector tells readings apart ({extra['witness_of']}); other readings: "
+                     + ", ".join(f"{k}: {v}" for k, v in extra.get("otherwise", {}).items()))
+    elif extra.get("otherwise"):
+        lines.append(indent + "under other readings: " + ", ".join(f"{k}: {v}" for k, v in extra["otherwise"].items()))
+    return lines
+
+
+def text(report: Report) -> str:
+    out = [f"rulings conform {report.game}: {report.implementation}"]
+    changed = {k: v for k, v in report.readings.items()}
+    out.append("  readings in force: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    total = {s: sum(c.get(s, 0) for c in report.vectors.values()) for s in ("pass", "fail", "skipped", "error")}
+    out.append(f"  vectors: {sum(total.values())} asked: {total['pass']} pass, {total['fail']} fail, "
+               f"{total['error']} error, {total['skipped']} skipped by the adapter")
+    for fam, c in report.vectors.items():
+        out.append(f"    {fam:9} " + ", ".join(f"{n} {s}" for s, n in c.items() if n))
+    for i, d in enumerate(report.divergences, 1):
+        out.append("")
+        out.append(f"DIVERGENCE {i} of {len(report.divergences)}: {d.signature}")
+        out += outcome_text(d.outcome)
+        if d.first is not None:
+            first = describe(d.first.situation).splitlines()
+            out.append(f"  shrunk from (first met after {d.found_after} random cases): {first[0]}"
+                       + (f" ... ({len(first) - 1} more lines)" if len(first) > 1 else ""))
+    if report.problems:
+        out.append("")
+        shown = report.problems[:SHOW_PROBLEMS]
+        out.append(f"VECTORS THE IMPLEMENTATION GOT WRONG ({len(report.problems)}"
+                   + (f", the first {len(shown)} shown" if len(shown) < len(report.problems) else "") + ")")
+        for o in shown:
+            out.append(f"- {o.id} [{o.family}]")
+            out += outcome_text(o, "    ")
+    out.append("")
+    if report.search:
+        cases = sum(s.cases for s in report.search.values())
+        secs = sum(s.seconds for s in report.search.values())
+        impl = sum(s.adapter_seconds for s in report.search.values())
+        out.append(f"search: {cases} random cases in {secs:.1f} s ({report.cases_per_second():.0f} cases/s; "
+                   f"the implementation's answers took {impl:.1f} s of it), "
+                   + ", ".join(f"{f} {s.cases}" for f, s in report.search.items()))
+    for n in report.notes:
+        out.append(f"note: {n}")
+    secs = report.seconds
+    out.append(f"time: {secs.get('total', 0):.1f} s (" + ", ".join(
+        f"{k} {v:.1f} s" for k, v in secs.items() if k != "total") + f"); {report.requests} requests")
+    n_div, n_prob = len(report.divergences), len(report.problems)
+    out.append("result: " + ("conforms: no divergence found" if not report.failed else
+                             f"{n_div} kind(s) of divergence found by the search, {n_prob} vector(s) failed"))
+    return "\n".join(out)
+
+
+def as_json(report: Report) -> dict:
+    return {
+        "game": report.game, "implementation": report.implementation, "readings": report.readings,
+        "conforms": not report.failed,
+        "vectors": report.vectors,
+        "problems": [o.to_json() for o in report.problems],
+        "divergences": [d.to_json() for d in report.divergences],
+        "search": {f: {"cases": s.cases, "seconds": round(s.seconds, 3), "implementation_seconds":
+                       round(s.adapter_seconds, 3), "skipped_by_adapter": s.skipped_by_adapter}
+                   for f, s in report.search.items()},
+        "cases_per_second": round(report.cases_per_second(), 1),
+        "requests": report.requests,
+        "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
+        "notes": report.notes,
+    }
+
+
+__all__ = ["text", "as_json", "describe"]
+
