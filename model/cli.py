@@ -328,5 +328,9 @@ from .checks.conform_cli import conform, vectors  # noqa: E402  (the implementer
 main.add_command(vectors)
 main.add_command(conform)
 
+from .checks.faq_cli import faq  # noqa: E402  (the FAQ, answered from the spec)
+
+main.add_command(faq)
+
 if __name__ == "__main__":   # pragma: no cover
     main()

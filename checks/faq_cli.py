@@ -1,0 +1,60 @@
+"""`rulings faq`: the FAQ of a game, every answer computed from its spec. Registered by cli.py."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md", show_default=True,
+              help="Markdown, one self-contained HTML page, or JSON (a list of entries).")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+@click.option("--questions", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="A questions file to answer instead of the game's own (spec/faq/GAME.yaml).")
+def faq(game: str, fmt: str, output: str | None, questions: str | None):
+    """The questions players ask about a game, answered from its spec.
+
+    Each answer is computed: a situation judged move by move by the engine (or a hand by
+    both meld deciders), with a one-line answer, the ruling, the rules it rests on with
+    their rulebook lines, the readings and assumptions it depends on, and the worked
+    example. GAME is a packaged game or a spec file. Exit 0 on success, 2 on bad input.
+
+    \b
+    Examples:
+      rulings faq tick
+      rulings faq tick --format html -o tick-faq.html
+      rulings faq tick --format json
+    """
+    from rulings.cli import _fail, _load
+
+    from . import faq as faq_mod
+    from .faq_render import RENDERERS
+
+    spec = _load(game, ())
+    try:
+        if sys.stderr.isatty() and output:
+            from rich.console import Console
+
+            with Console(stderr=True).status("answering (the checks run first)"):
+                built = faq_mod.build(spec, questions)
+        else:
+            built = faq_mod.build(spec, questions)
+    except FileNotFoundError as e:
+        _fail(str(e.args[0]) if e.args else str(e))
+    except faq_mod.FaqError as e:
+        _fail("the FAQ questions cannot be answered:\n  " + "\n  ".join(e.problems))
+    for m in built.missing_links:
+        click.echo(f"rulings faq: warning: {m}", err=True)
+    text = RENDERERS[fmt](built)
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            _fail(f"cannot write {output}: {e.strerror or e}")
+        click.echo(f"{len(built.entries)} answers written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)

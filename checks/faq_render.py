@@ -1,0 +1,421 @@
+"""How the FAQ is shown: Markdown, one self-contained HTML page, JSON.
+
+Everything shown comes from the entries `faq.build` computed and from the spec (clause
+paraphrases, rulebook lines, readings). The output is deterministic (no dates, stable
+order), so the committed pages in docs/faq/ can be regenerated and compared.
+
+The HTML page needs nothing from the network: its CSS is inline and the card pictures
+are inline SVG drawn by `cards_svg.py`. Every answer links to the clauses it rests on,
+listed at the end of the page with their paraphrase, rulebook lines and readings.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Mapping
+
+from .cards_svg import figure
+from .faq import REF, Entry, Faq, Flag, entry_json, plain
+
+COMMAND = "rulings faq {game}"
+
+
+def _intro(faq: Faq) -> tuple[str, str]:
+    n = len(faq.entries)
+    flagged = sum(1 for e in faq.entries if any(f.main for f in e.flags))
+    lead = (f"{n} questions players ask about {faq.title}, each answered by the rules as "
+            f"spec/{faq.spec.game}.yaml states them.")
+    how = ("Every answer is computed, not written: a game situation is judged move by move by the "
+           "rules engine (or a hand by both meld deciders, which must agree), and the answer, the ruling, the "
+           "rules cited with their rulebook lines and the worked example are read off that verdict. "
+           f"{flagged} answers depend on a point the rulebook leaves open or can be read more than one way; "
+           "they say so, name the reading or assumption the spec adopts, and what the other readings would rule.")
+    return lead, how
+
+
+def _answer_class(e: Entry) -> str:
+    if e.answer in ("Yes",) or e.answer.startswith("Yes"):
+        return "yes"
+    if e.answer in ("No",) or e.answer.startswith("No"):
+        return "no"
+    return "other"
+
+
+def _card_token(c) -> tuple[str, str | None]:
+    if isinstance(c, Mapping):
+        return c["card"], c["as"]
+    return str(c), None
+
+
+def _tokens_text(cards) -> str:
+    out = []
+    for c in cards:
+        tok, stand = _card_token(c)
+        out.append(f"{tok}(={stand})" if stand else tok)
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Markdown
+
+
+def _md_refs(text: str) -> str:
+    return REF.sub(lambda m: f"[{m.group(1)}](#clause-{m.group(1)})", text)
+
+
+def _md_flag(f: Flag) -> str:
+    if f.kind == "reading":
+        alts = "; ".join(f"read as “{name}”, {what}" for name, what in f.otherwise.items())
+        return (f"> **Reading.** [{f.clause}](#clause-{f.clause}) is read as “{f.reading}”: {f.means}. "
+                f"{alts[:1].upper() + alts[1:]}.")
+    return f"> **The rulebook is silent.** The spec assumes ([{f.clause}](#clause-{f.clause})): {f.means}"
+
+
+def _table_key(ex: dict) -> str:
+    """Examples played on the same table (same situation and moves) are drawn once."""
+    return json.dumps([ex.get("setting"), ex.get("rows"), ex.get("notes"), ex.get("steps")], sort_keys=True)
+
+
+def _first_tables(faq: Faq) -> dict:
+    first: dict = {}
+    for e in faq.entries:
+        first.setdefault(_table_key(e.example), e)
+    return first
+
+
+def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
+    out = ["*Worked example.* " + ex["setting"]]
+    out.append("")
+    if shown_in is not None:
+        out.append(f"- The cards are those shown under [{shown_in.question}](#q-{shown_in.id}).")
+    for row in ex.get("rows", []) if shown_in is None else []:
+        if "melds" in row:
+            shown = " + ".join(f"`{_tokens_text(m)}`" for m in row["melds"])
+        elif "cards" in row:
+            shown = f"`{_tokens_text(row['cards'])}`" if row["cards"] else "nothing"
+            if row.get("more"):
+                shown = f"({row['more']} more below) " + shown
+            if "count" in row:
+                shown = f"{row['count']} cards, the top ones " + shown
+        else:
+            shown = f"{row.get('count', 0)} cards"
+        why = f" — {_md_refs(row['why'])}" if row.get("why") else ""
+        out.append(f"- {row['label']}: {shown}{why}")
+    for note in ex.get("notes", []):
+        out.append(f"- {note[:1].upper() + note[1:]}")
+    if ex.get("steps"):
+        out.append("")
+        for i, s in enumerate(ex["steps"], 1):
+            out.append(f"{i}. {s['move'][:1].upper() + s['move'][1:]}: **{s['verdict']}**")
+    if ex.get("result"):
+        out += ["", f"Result: {ex['result']}"]
+    if ex.get("scores"):
+        out += ["", "| seat | laid | held | bonus | level score |", "|---|---|---|---|---|"]
+        for r in ex["scores"]:
+            laid = f"{' '.join(r['laid'])} ({r['laid_points']})" if r["laid"] else "— (0)"
+            held = f"{' '.join(r['held'])} ({r['held_points']})" if r["held"] else "— (0)"
+            out.append(f"| {r['seat']} | {laid} | {held} | {r['bonus']} | {r['score']:+d} |")
+    return out
+
+
+def markdown(faq: Faq) -> str:
+    spec = faq.spec
+    lead, how = _intro(faq)
+    out = [f"# {faq.title}: questions and answers", "", lead, "", how, "",
+           f"Generated by `{COMMAND.format(game=spec.game)}` from `spec/{spec.game}.yaml` and "
+           f"`{faq.questions_file}`; do not edit by hand.", "", "## Contents", ""]
+    for t in faq.topics:
+        items = [e for e in faq.entries if e.topic == t["id"]]
+        out.append(f"- [{t['title']}](#topic-{t['id']}) ({len(items)})")
+    out.append("- [The rules cited](#the-rules-cited)")
+    tables = _first_tables(faq)
+    for t in faq.topics:
+        out += ["", f'<a id="topic-{t["id"]}"></a>', "", f"## {t['title']}"]
+        for e in (e for e in faq.entries if e.topic == t["id"]):
+            out += ["", f'<a id="q-{e.id}"></a>', "", f"### {e.question}", "",
+                    f"**{e.answer}.** {_md_refs(e.sentence or e.ruling)}", ""]
+            main = [f for f in e.flags if f.main]
+            for f in main:
+                out += [_md_flag(f), ""]
+            first = tables[_table_key(e.example)]
+            out += _md_example(e.example, None if first is e else first)
+            out.append("")
+            rules = "; ".join(f"[{c}](#clause-{c}) ({spec.source(c)})" for c in e.clauses)
+            out.append(f"Rules: {rules}.")
+            also = [f for f in e.flags if not f.main]
+            if also:
+                out += ["", "Also rests on the assumption" + ("s " if len(also) > 1 else " ")
+                        + ", ".join(f"[{f.clause}](#clause-{f.clause})" for f in also) + "."]
+            if e.findings:
+                out.append("")
+                for f in e.findings:
+                    out.append(f"- `rulings check` finding `{f['id']}`: {f['found']}")
+            out += ["", f"Entry id: `{e.id}`"]
+    out += ["", '<a id="the-rules-cited"></a>', "", "## The rules cited", "",
+            "Each rule is a clause of the spec, with the rulebook lines it comes from and a paraphrase "
+            "in the project's own words."]
+    for cid in faq.cited():
+        c = spec.clauses[cid]
+        out += ["", f'<a id="clause-{cid}"></a>', "", f"### {cid}", "", f"{' '.join(c.says.split())}", "",
+                f"Source: {spec.source(cid)}."]
+        if c.assumption:
+            out += ["", f"The rulebook is silent here: {' '.join(c.assumption.split())}"]
+        if c.readings:
+            out.append("")
+            for name, r in c.readings.items():
+                mark = " (adopted)" if name == spec.chosen[cid] else ""
+                out.append(f"- Reading “{name}”{mark}: {' '.join(r.means.split())}")
+            if c.because:
+                out += ["", f"Why the adopted reading: {' '.join(c.because.split())}"]
+        cited_by = [e.id for e in faq.entries if cid in e.clauses]
+        out += ["", "Cited by: " + ", ".join(f"[{q}](#q-{q})" for q in cited_by) + "."]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# HTML
+
+
+CSS = """
+:root { --ink: #1f2937; --muted: #4b5563; --line: #d1d5db; --paper: #ffffff; --wash: #f3f4f6;
+        --yes: #166534; --yes-bg: #dcfce7; --no: #991b1b; --no-bg: #fee2e2; --num: #1e40af; --num-bg: #dbeafe;
+        --flag: #92400e; --flag-bg: #fef3c7; --link: #1d4ed8; }
+* { box-sizing: border-box; }
+html { font-size: 112.5%; -webkit-text-size-adjust: 100%; }
+body { margin: 0; color: var(--ink); background: var(--wash); line-height: 1.55;
+       font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+a { color: var(--link); }
+header, main, footer { max-width: 46rem; margin: 0 auto; padding: 0 1rem; }
+header { padding-top: 1.5rem; }
+h1 { font-size: 1.9rem; line-height: 1.2; margin: 0 0 .6rem; }
+.lede { font-size: 1.1rem; margin: .2rem 0 .6rem; }
+.how { color: var(--muted); margin: 0 0 1rem; }
+nav.toc { background: var(--paper); border: 1px solid var(--line); border-radius: .8rem; padding: .6rem 1rem; }
+nav.toc ol { margin: .2rem 0; padding-left: 1.3rem; }
+nav.toc li { margin: .25rem 0; }
+h2 { font-size: 1.45rem; margin: 2.2rem 0 .8rem; padding-bottom: .2rem; border-bottom: 2px solid var(--line); }
+article.entry { background: var(--paper); border: 1px solid var(--line); border-radius: .8rem;
+                padding: .9rem 1rem 1rem; margin: 0 0 1.1rem; }
+article.entry h3 { font-size: 1.15rem; line-height: 1.35; margin: 0 0 .5rem; }
+article.entry h3 a { color: inherit; text-decoration: none; }
+.answer { margin: .3rem 0 .4rem; }
+.a { display: inline-block; font-weight: 700; font-size: 1.15rem; padding: .1rem .65rem; border-radius: .45rem; }
+.a.yes { color: var(--yes); background: var(--yes-bg); }
+.a.no { color: var(--no); background: var(--no-bg); }
+.a.other { color: var(--num); background: var(--num-bg); }
+.ruling { margin: .4rem 0 .6rem; }
+ul.flags { list-style: none; padding: 0; margin: .5rem 0; }
+li.flag { background: var(--flag-bg); border-left: 4px solid #d97706; border-radius: .4rem;
+          padding: .45rem .7rem; margin: .35rem 0; font-size: .95rem; }
+.tag { font-weight: 700; color: var(--flag); text-transform: uppercase; font-size: .78rem; letter-spacing: .04em;
+       margin-right: .35rem; }
+section.example { border-top: 1px dashed var(--line); margin-top: .7rem; padding-top: .6rem; }
+section.example h4 { margin: 0 0 .3rem; font-size: .95rem; color: var(--muted); text-transform: uppercase;
+                     letter-spacing: .05em; }
+.setting { margin: .2rem 0 .5rem; font-size: .97rem; }
+.row { margin: .45rem 0; }
+.row .label { font-size: .9rem; color: var(--muted); margin-bottom: .15rem; }
+.cards { display: flex; flex-wrap: wrap; gap: .3rem .25rem; align-items: flex-start; }
+.meld { display: flex; flex-wrap: wrap; gap: .25rem; padding: .25rem; border: 1px solid var(--line);
+        border-radius: .45rem; background: var(--wash); margin-right: .35rem; }
+figure.c { margin: 0; text-align: center; }
+figure.c figcaption { font-size: .8rem; color: var(--muted); line-height: 1.1; }
+svg.card { width: 2.75rem; height: auto; display: block; filter: drop-shadow(0 1px 1px rgba(0,0,0,.15)); }
+.same { font-size: .95rem; font-style: italic; }
+.why { font-size: .92rem; color: var(--no); margin: .2rem 0 0; }
+.more, .count { font-size: .9rem; color: var(--muted); align-self: center; }
+ul.notes { margin: .3rem 0; padding-left: 1.2rem; font-size: .95rem; }
+ol.steps { margin: .5rem 0; padding-left: 1.4rem; }
+ol.steps li { margin: .2rem 0; }
+.ok { color: var(--yes); font-weight: 600; }
+.bad { color: var(--no); font-weight: 600; }
+.result { margin: .4rem 0; font-weight: 600; }
+.scroll { overflow-x: auto; }
+table.scores { border-collapse: collapse; font-size: .9rem; margin: .4rem 0; min-width: 100%; }
+table.scores th, table.scores td { border-bottom: 1px solid var(--line); padding: .25rem .4rem; text-align: left;
+                                   vertical-align: top; }
+table.scores td.n { text-align: right; white-space: nowrap; }
+p.rules, p.also { font-size: .92rem; margin: .6rem 0 .2rem; }
+.k { font-weight: 700; color: var(--muted); margin-right: .3rem; }
+.src { color: var(--muted); white-space: nowrap; }
+ul.checks { font-size: .88rem; color: var(--muted); margin: .4rem 0 0; padding-left: 1.2rem; }
+code { font-size: .88em; background: var(--wash); padding: 0 .2rem; border-radius: .2rem; overflow-wrap: anywhere; }
+section#clauses .clause { background: var(--paper); border: 1px solid var(--line); border-radius: .6rem;
+                          padding: .6rem .9rem; margin: 0 0 .7rem; }
+section#clauses .clause:target { outline: 3px solid #f59e0b; }
+section#clauses h3 { font-size: 1.05rem; margin: 0 0 .2rem; font-family: ui-monospace, Menlo, Consolas, monospace; }
+section#clauses p { margin: .25rem 0; }
+section#clauses ul { margin: .25rem 0; padding-left: 1.2rem; }
+.cited { font-size: .85rem; color: var(--muted); }
+footer { color: var(--muted); font-size: .85rem; padding-bottom: 2rem; }
+@media (max-width: 30rem) {
+  html { font-size: 106%; }
+  header, main, footer { padding: 0 .6rem; }
+  article.entry { padding: .8rem .75rem; }
+  h1 { font-size: 1.6rem; }
+  svg.card { width: 2.45rem; }
+}
+@media print { body { background: #fff; } article.entry { break-inside: avoid; } }
+"""
+
+
+def _html_refs(text: str) -> str:
+    return REF.sub(lambda m: f'<a class="clause-link" href="#clause-{m.group(1)}">{m.group(1)}</a>', escape(text))
+
+
+def _sources(spec, cid: str) -> str:
+    """A clause's rulebook lines, each kept on one line (the list may wrap between them)."""
+    return ", ".join(f'<span class="src">{escape(s)}</span>' for s in spec.source(cid).split(", "))
+
+
+def _clause_link(cid: str) -> str:
+    return f'<a class="clause-link" href="#clause-{escape(cid)}">{escape(cid)}</a>'
+
+
+def _cards_html(faq: Faq, cards) -> str:
+    return "".join(figure(faq.spec.cards, *_card_token(c)) for c in cards)
+
+
+def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
+    out = ['<section class="example"><h4>Worked example</h4>', f'<p class="setting">{escape(ex["setting"])}</p>']
+    if shown_in is not None:
+        out.append(f'<p class="same">The cards are those shown under <a href="#q-{escape(shown_in.id)}">'
+                   f"{escape(shown_in.question)}</a></p>")
+    for row in ex.get("rows", []) if shown_in is None else []:
+        out.append(f'<div class="row"><div class="label">{escape(row["label"])}</div><div class="cards">')
+        if "melds" in row:
+            out += [f'<div class="meld">{_cards_html(faq, m)}</div>' for m in row["melds"]]
+        else:
+            if row.get("more"):
+                out.append(f'<span class="more">{row["more"]} more under</span>')
+            if "count" in row:
+                out.append(f'<span class="count">{row["count"]} cards'
+                           + ("; top cards:" if row.get("cards") else "") + "</span>")
+            out.append(_cards_html(faq, row.get("cards", [])))
+        out.append("</div>")
+        if row.get("why"):
+            out.append(f'<p class="why">{_html_refs(row["why"])}</p>')
+        out.append("</div>")
+    if ex.get("notes"):
+        out.append('<ul class="notes">' + "".join(f"<li>{escape(n[:1].upper() + n[1:])}</li>" for n in ex["notes"])
+                   + "</ul>")
+    if ex.get("steps"):
+        out.append('<ol class="steps">')
+        for s in ex["steps"]:
+            cls = "ok" if s["legal"] else "bad"
+            out.append(f'<li>{escape(s["move"][:1].upper() + s["move"][1:])}: '
+                       f'<span class="{cls}">{escape(s["verdict"])}</span></li>')
+        out.append("</ol>")
+    if ex.get("result"):
+        out.append(f'<p class="result">{escape(ex["result"])}</p>')
+    if ex.get("scores"):
+        out.append('<div class="scroll"><table class="scores"><thead><tr><th>Seat</th><th>Laid</th><th>Held</th>'
+                   '<th>Bonus</th><th>Score</th></tr></thead><tbody>')
+        for r in ex["scores"]:
+            laid = f"{escape(' '.join(r['laid']))} ({r['laid_points']})" if r["laid"] else "— (0)"
+            held = f"{escape(' '.join(r['held']))} ({r['held_points']})" if r["held"] else "— (0)"
+            score = f"{r['score']:+d}".replace("-", "−")
+            out.append(f'<tr><td>{r["seat"]}</td><td>{laid}</td><td>{held}</td><td class="n">{r["bonus"]}</td>'
+                       f'<td class="n"><b>{score}</b></td></tr>')
+        out.append("</tbody></table></div>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def _html_flag(f: Flag) -> str:
+    if f.kind == "reading":
+        alts = "; ".join(f"read as “{escape(name)}”, {escape(what)}" for name, what in f.otherwise.items())
+        return (f'<li class="flag reading"><span class="tag">Reading</span>{_clause_link(f.clause)} is read as '
+                f'“{escape(f.reading)}”: {escape(f.means)}. {alts[:1].upper() + alts[1:]}.</li>')
+    return (f'<li class="flag assumption"><span class="tag">Rulebook silent</span>The spec assumes '
+            f'({_clause_link(f.clause)}): {escape(f.means)}</li>')
+
+
+def _html_entry(faq: Faq, e: Entry, tables: dict) -> str:
+    spec = faq.spec
+    out = [f'<article class="entry" id="q-{escape(e.id)}" data-id="{escape(e.id)}">',
+           f'<h3><a href="#q-{escape(e.id)}">{escape(e.question)}</a></h3>',
+           f'<p class="answer"><span class="a {_answer_class(e)}">{escape(e.answer)}</span></p>',
+           f'<p class="ruling">{_html_refs(e.sentence or e.ruling)}</p>']
+    main = [f for f in e.flags if f.main]
+    if main:
+        out.append('<ul class="flags">' + "".join(_html_flag(f) for f in main) + "</ul>")
+    first = tables[_table_key(e.example)]
+    out.append(_html_example(faq, e.example, None if first is e else first))
+    rules = " · ".join(f'{_clause_link(c)} {_sources(spec, c)}' for c in e.clauses)
+    out.append(f'<p class="rules"><span class="k">Rules</span>{rules}</p>')
+    also = [f for f in e.flags if not f.main]
+    if also:
+        out.append('<p class="also"><span class="k">Also rests on</span>'
+                   + ", ".join(_clause_link(f.clause) for f in also) + " (assumptions)</p>")
+    if e.findings:
+        out.append('<ul class="checks">' + "".join(
+            f'<li><code>{escape(f["id"])}</code>: {escape(f["found"])}</li>' for f in e.findings) + "</ul>")
+    out.append("</article>")
+    return "\n".join(out)
+
+
+def html(faq: Faq) -> str:
+    spec = faq.spec
+    lead, how = _intro(faq)
+    title = f"{faq.title}: questions and answers"
+    out = ["<!doctype html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{escape(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+           f"<header><h1>{escape(title)}</h1>", f'<p class="lede">{escape(lead)}</p>', f'<p class="how">{escape(how)}</p>',
+           '<nav class="toc" aria-label="Contents"><ol>']
+    for t in faq.topics:
+        n = sum(1 for e in faq.entries if e.topic == t["id"])
+        out.append(f'<li><a href="#topic-{escape(t["id"])}">{escape(t["title"])}</a> ({n})</li>')
+    out.append('<li><a href="#clauses">The rules cited</a></li></ol></nav></header>')
+    out.append("<main>")
+    tables = _first_tables(faq)
+    for t in faq.topics:
+        out.append(f'<section class="topic" id="topic-{escape(t["id"])}"><h2>{escape(t["title"])}</h2>')
+        out += [_html_entry(faq, e, tables) for e in faq.entries if e.topic == t["id"]]
+        out.append("</section>")
+    out.append('<section id="clauses"><h2>The rules cited</h2>'
+               "<p>Each rule is a clause of the spec, with the rulebook lines it comes from and a paraphrase in "
+               "the project's own words.</p>")
+    for cid in faq.cited():
+        c = spec.clauses[cid]
+        out.append(f'<div class="clause" id="clause-{escape(cid)}"><h3>{escape(cid)}</h3>'
+                   f"<p>{escape(' '.join(c.says.split()))}</p>"
+                   f'<p>Source: {_sources(spec, cid)}</p>')
+        if c.assumption:
+            out.append(f"<p><b>The rulebook is silent here:</b> {escape(' '.join(c.assumption.split()))}</p>")
+        if c.readings:
+            out.append("<ul>")
+            for name, r in c.readings.items():
+                mark = " <b>(adopted)</b>" if name == spec.chosen[cid] else ""
+                out.append(f"<li>Reading “{escape(name)}”{mark}: {escape(' '.join(r.means.split()))}</li>")
+            out.append("</ul>")
+            if c.because:
+                out.append(f"<p><b>Why the adopted reading:</b> {escape(' '.join(c.because.split()))}</p>")
+        cited_by = [e for e in faq.entries if cid in e.clauses]
+        out.append(f'<p class="cited">Cited by {len(cited_by)} answer{"s" if len(cited_by) != 1 else ""}: '
+                   + ", ".join(f'<a href="#q-{escape(e.id)}">{escape(e.id)}</a>' for e in cited_by) + "</p></div>")
+    out.append("</section></main>")
+    out.append(f"<footer><p>Generated by <code>{escape(COMMAND.format(game=spec.game))}</code> from "
+               f"<code>spec/{escape(spec.game)}.yaml</code> and <code>{escape(faq.questions_file)}</code>. "
+               "The rulebook is cited by line, never quoted.</p></footer>")
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# JSON
+
+
+def to_json(faq: Faq) -> list[dict]:
+    return [entry_json(faq.spec, e) for e in faq.entries]
+
+
+def json_text(faq: Faq) -> str:
+    return json.dumps(to_json(faq), indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERERS = {"md": markdown, "html": html, "json": json_text}
+
+
+__all__ = ["markdown", "html", "json_text", "to_json", "RENDERERS", "plain"]
