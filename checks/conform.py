@@ -363,20 +363,27 @@ FAMILIES = ("meld", "best_lay", "move", "score")
 
 
 def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple[Outcome | None, str]:
-    """Build one random case of `family`, ask the engine and the implementation."""
+    """Build one random case of `family`, ask the engine and the implementation. The
+    clauses behind the spec's answer are worked out only when the answers differ (an
+    illegal hand's explanation costs a search per clause)."""
     names = cases.contract_names(spec)
     if family in ("meld", "best_lay"):
         name = ch.choice(names)
+        contract = spec.contracts[name]
+        quick = dataclasses.replace(contract, clauses=())
         if family == "meld":
             hand = cases.meld_hand(spec, ch)
-            v = reference.decide(spec, spec.contracts[name], hand)
-            return judge_meld(spec, adapter, "search", spec.cards.tokens(hand), name, bool(v.legal),
-                              vectors.meld_clauses(spec, spec.contracts[name], v)), ""
-        contract = spec.contracts[name]
-        hand = cases.meld_hand(spec, ch, groups=(1, 2 + len(contract.required)), most=6, wilds=2)
-        v = reference.best_lay(spec, contract, hand)
-        return judge_best(spec, adapter, "search", spec.cards.tokens(hand), name, v.points if v.legal else None,
-                          vectors.meld_clauses(spec, contract, v)), ""
+            legal = bool(reference.decide(spec, quick, hand).legal)
+            out = judge_meld(spec, adapter, "search", spec.cards.tokens(hand), name, legal, [])
+            why = lambda: reference.decide(spec, contract, hand)  # noqa: E731
+        else:
+            hand = cases.meld_hand(spec, ch, groups=(1, 2 + len(contract.required)), most=6, wilds=2)
+            v = reference.best_lay(spec, quick, hand)
+            out = judge_best(spec, adapter, "search", spec.cards.tokens(hand), name, v.points if v.legal else None, [])
+            why = lambda: reference.best_lay(spec, contract, hand)  # noqa: E731
+        if out.status not in ("pass", "skipped"):
+            out.spec["clauses"] = clause_info(spec, vectors.meld_clauses(spec, contract, why()))
+        return out, ""
     if family == "score":
         state, went_out = cases.level_end(spec, ch)
         v = vectors.score_case(spec, state, went_out)
@@ -385,10 +392,11 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
     move = cases.candidate_move(spec, state, ch)
     after = engine.apply(state, move)
     expected = neutral.expected_outcome(state, move, after)
-    clauses = vectors.move_clauses(spec, state, move, after)
     nmove = neutral.move_to_neutral(spec, move)
-    return judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, clauses), \
-        next(iter(nmove))
+    out = judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, [])
+    if out.status not in ("pass", "skipped"):
+        out.spec["clauses"] = clause_info(spec, vectors.move_clauses(spec, state, move, after))
+    return out, next(iter(nmove))
 
 
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,

@@ -110,7 +110,8 @@ def text(report: Report) -> str:
         out += outcome_text(d.outcome)
         if d.first is not None:
             first = describe(d.first.situation).splitlines()
-            out.append(f"  shrunk from (first met after {d.found_after} random cases): {first[0]}"
+            cases_ = "case" if d.found_after == 1 else "cases"
+            out.append(f"  shrunk from (first met after {d.found_after} random {cases_}): {first[0]}"
                        + (f" ... ({len(first) - 1} more lines)" if len(first) > 1 else ""))
     if report.problems:
         out.append("")
@@ -125,7 +126,8 @@ def text(report: Report) -> str:
         cases = sum(s.cases for s in report.search.values())
         secs = sum(s.seconds for s in report.search.values())
         impl = sum(s.adapter_seconds for s in report.search.values())
-        out.append(f"search: {cases} random cases in {secs:.1f} s ({report.cases_per_second():.0f} cases/s; "
+        out.append(f"search: {cases} cases (random ones and shrinking tries) in {secs:.1f} s "
+                   f"({report.cases_per_second():.0f} cases/s; "
                    f"the implementation's answers took {impl:.1f} s of it), "
                    + ", ".join(f"{f} {s.cases}" for f, s in report.search.items()))
     for n in report.notes:
