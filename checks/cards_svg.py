@@ -58,8 +58,10 @@ def card_svg(cards: Cards, token: str, stands_for: str | None = None) -> str:
     return "".join(parts)
 
 
-def figure(cards: Cards, token: str, stands_for: str | None = None) -> str:
-    """A card with, for a wild in a meld, the card it stands for written under it."""
+def figure(cards: Cards, token: str, stands_for: str | None = None, count: int | None = None) -> str:
+    """A card with, written under it, the card it stands for (a wild in a meld) or how
+    many of it there are."""
     svg = card_svg(cards, token, stands_for)
-    cap = f'<figcaption>= {escape(stands_for)}</figcaption>' if stands_for else ""
+    cap = f"= {escape(stands_for)}" if stands_for else (f"× {count}" if count is not None else "")
+    cap = f"<figcaption>{cap}</figcaption>" if cap else ""
     return f'<figure class="c{" wild" if stands_for else ""}">{svg}{cap}</figure>'

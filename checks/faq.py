@@ -182,7 +182,7 @@ def check_findings(spec: Spec) -> dict:
     return _findings_cache[key]
 
 
-def resolve_links(links, findings: Mapping) -> list:
+def resolve_links(links, findings: Mapping) -> tuple[list, list]:
     """Each link names a finding id, or a prefix of ids (`reading:go-out-timing`: every
     reading finding of that clause, whatever reading is adopted)."""
     out, missing = [], []
@@ -231,6 +231,7 @@ class Entry:
     findings: list[dict]              # linked `rulings check` findings
     value: Any = None                 # the answer as data (True/False, a number, a reading)
     sentence: str = ""                # the ruling's first sentence alone (the pages show the readings apart)
+    links: list | None = None         # the links of a generated entry (None: the question's own)
 
     @property
     def assumptions(self) -> list[str]:
@@ -808,7 +809,7 @@ def _wild_entries(spec: Spec, q: Mapping, findings: Mapping) -> list[Entry]:
                     + ([{"cards": spec.cards.tokens(refused[0]), "legal": False}] if refused else [])}
         e = Entry(f"{q['id']}-{lv}", q["topic"], ask, f"At most {most}", ruling, clauses, flags, scenario, ex,
                   [], most, sentence=sentence)
-        e._links = list(links.get(lv, []) if isinstance(links, Mapping) else links)
+        e.links = list(links.get(lv, []) if isinstance(links, Mapping) else links)
         out.append(e)
     return out
 
@@ -905,8 +906,10 @@ def _deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
         elif c.assumption:
             flags.append(Flag(cid, "assumption", None, c.says, {}, True))
     ruling = " ".join([sentence] + _reading_sentences(spec, flags))
-    ex = {"kind": "deck", "setting": sentence, "rows": [
-        {"label": f"{t.token}: {n}", "cards": [t.token]} for t, n in zip(spec.cards.types, deck) if n]}
+    ex = {"kind": "deck", "setting": f"The deck for {players} players, as the clauses {r.c('pack')} and "
+                                     f"{r.c('decks')} build it.",
+          "rows": [{"label": "Each card, with how many the deck holds",
+                    "cards": [{"card": t.token, "count": n} for t, n in zip(spec.cards.types, deck) if n]}]}
     clauses = list(q.get("about", [])) + [r.c("pack"), r.c("decks")] + [f.clause for f in flags]
     scenario = {"players": players, **({"card": str(card)} if card else {}), "deck": {
         t.token: n for t, n in zip(spec.cards.types, deck) if n}}
@@ -966,9 +969,7 @@ def build(spec: Spec, questions: str | Path | Mapping | None = None, findings: M
         else:
             made = [_deck_entry(spec, q, findings)]
         for e in made:
-            links = getattr(e, "_links", None)
-            if links is None:
-                links = q.get("links", [])
+            links = e.links if e.links is not None else q.get("links", [])
             hits, missing = resolve_links(links, findings)
             if missing:
                 message = f"{e.id}: links: no finding of `rulings check` is {', '.join(map(repr, missing))}"

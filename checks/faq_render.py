@@ -41,18 +41,20 @@ def _answer_class(e: Entry) -> str:
     return "other"
 
 
-def _card_token(c) -> tuple[str, str | None]:
+def _card_token(c) -> tuple[str, str | None, int | None]:
+    """A card of an example: a token, or {card, as} (a wild and what it stands for), or
+    {card, count} (how many of it)."""
     if isinstance(c, Mapping):
-        return c["card"], c["as"]
-    return str(c), None
+        return c["card"], c.get("as"), c.get("count")
+    return str(c), None, None
 
 
 def _tokens_text(cards) -> str:
     out = []
     for c in cards:
-        tok, stand = _card_token(c)
-        out.append(f"{tok}(={stand})" if stand else tok)
-    return " ".join(out)
+        tok, stand, count = _card_token(c)
+        out.append(f"{tok}(={stand})" if stand else (f"{count} × {tok}" if count is not None else tok))
+    return " ".join(out) if not any(_card_token(c)[2] is not None for c in cards) else ", ".join(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -362,7 +364,8 @@ def html(faq: Faq) -> str:
     out = ["<!doctype html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{escape(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
-           f"<header><h1>{escape(title)}</h1>", f'<p class="lede">{escape(lead)}</p>', f'<p class="how">{escape(how)}</p>',
+           f"<header><h1>{escape(title)}</h1>", f'<p class="lede">{escape(lead)}</p>',
+           f'<p class="how">{escape(how)}</p>',
            '<nav class="toc" aria-label="Contents"><ol>']
     for t in faq.topics:
         n = sum(1 for e in faq.entries if e.topic == t["id"])

@@ -120,6 +120,18 @@ def test_every_reading_is_asked_about_and_every_assumption_answer_says_so(tick_f
             assert f.tag() in e.assumptions
 
 
+# assumptions that fix how the model numbers seats and deals cards, with no effect on any
+# ruling a player sees (their own clauses say so): no question is about them
+CONVENTIONS = {"seating", "deal-order"}
+
+
+def test_every_situation_the_rulebook_leaves_open_is_asked_about(tick_faq):
+    spec = tick_faq.spec
+    about = {f.clause for e in tick_faq.entries for f in e.flags if f.main}
+    open_ = {cid for cid, c in spec.clauses.items() if c.assumption}
+    assert open_ - CONVENTIONS <= about, sorted(open_ - CONVENTIONS - about)
+
+
 def test_every_finding_a_player_meets_is_linked(tick_faq):
     """Readings, rulebook claims and conflicts: each finding of `rulings check` is linked
     from some entry (gaps are the assumption clauses, flagged on the answers)."""
