@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -164,18 +165,24 @@ def _spec_source(spec: Spec) -> str:
     return spec.game if spec.file.startswith("spec/") else spec.file
 
 
-def check_findings(spec: Spec) -> dict:
-    """The findings of `rulings check` an entry may link to, by id (run once per spec
-    file content and readings)."""
-    from .run import run_checks
-
+def _spec_key(spec: Spec) -> tuple:
+    """The spec file (by content) and the readings in force."""
     src = _spec_source(spec)
     try:
         text = Path(src).read_bytes() if not spec.file.startswith("spec/") else \
             Path(str(resources.files("rulings.games").joinpath(f"{spec.game}.yaml"))).read_bytes()
     except OSError:
         text = src.encode()
-    key = (src, hashlib.sha256(text).hexdigest())
+    return src, hashlib.sha256(text).hexdigest(), tuple(sorted(spec.chosen.items()))
+
+
+def check_findings(spec: Spec) -> dict:
+    """The findings of `rulings check` an entry may link to, by id: the checks of the spec
+    file as `rulings check` runs them (its adopted readings), once per file content."""
+    from .run import run_checks
+
+    src = _spec_source(spec)
+    key = _spec_key(spec)[:2]
     if key not in _findings_cache:
         runs = run_checks(src, list(FINDING_KINDS))
         _findings_cache[key] = {f.id: f for r in runs for f in r.findings}
@@ -929,13 +936,32 @@ def _finding_shown(f) -> dict:
     return {"id": f.id, "kind": f.kind, "question": f.question, "found": shown, "clauses": list(f.clauses)}
 
 
+_built: dict[tuple, Faq] = {}
+
+
 def build(spec: Spec, questions: str | Path | Mapping | None = None, findings: Mapping | None = None,
-          strict: bool = False) -> Faq:
+          strict: bool = False, cache: bool = True) -> Faq:
     """Answer every question of the game's FAQ under `spec`.
 
     A link that no finding answers is an error when `strict`; otherwise it is dropped and
     listed in `missing_links` (a changed spec can settle what a finding asked: the entry
-    still cites the clause)."""
+    still cites the clause). The answers to the same spec and questions (by content) are
+    kept for the process unless `cache` is off or `findings` are given."""
+    if not cache or findings is not None:
+        return _build(spec, questions, findings, strict)
+    if questions is None:
+        qkey = ("packaged", questions_path(spec.game).read_text(encoding="utf-8"))
+    elif isinstance(questions, Mapping):
+        qkey = ("data", json.dumps(questions, sort_keys=True, default=str))
+    else:
+        qkey = ("file", str(questions), Path(questions).read_text(encoding="utf-8"))
+    key = (_spec_key(spec), qkey, strict)
+    if key not in _built:
+        _built[key] = _build(spec, questions, None, strict)
+    return _built[key]
+
+
+def _build(spec: Spec, questions, findings: Mapping | None, strict: bool) -> Faq:
     if questions is None:
         path = questions_path(spec.game)
         data = read_questions(path)
