@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -345,13 +346,15 @@ def readme_commands() -> list[list[str]]:
     for line in readme.read_text(encoding="utf-8").splitlines():
         m = re.match(r"^rulings (.+?)(\s+#.*)?$", line.strip())
         if m:
-            out.append(m.group(1).split())
+            out.append(shlex.split(m.group(1)))
     return out
 
 
 @pytest.mark.parametrize("args", readme_commands(), ids=" ".join)
-def test_readme_examples_run(args, monkeypatch):
+def test_readme_examples_run(args, monkeypatch, tmp_path):
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    # what an example writes (-o PATH) goes to a temporary folder, not into the checkout
+    args = [str(tmp_path / Path(a).name) if i and args[i - 1] == "-o" else a for i, a in enumerate(args)]
     result = run(*args)
     assert result.exit_code in (0, 1), result.output
 
