@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulings.expr import parse
-from rulings.spec import ENGINE_NAMES, Spec
+from rulings import engine
+from rulings.spec import Spec
 
 
 @dataclass
@@ -28,17 +28,6 @@ class Tempo:
     bound: int                # turns per player unrolled
 
 
-def _params(spec: Spec) -> dict:
-    rule = lambda k: spec.rule(k)[1] or {}  # noqa: E731
-    tick = rule("tick")
-    mx = tick.get("max_face_up", "many")
-    return {"deal": rule("deal").get("cards_each", 10), "draw": rule("draw").get("stock", 1),
-            "tick_cards": tick.get("face_up", 1) + tick.get("stock", 0), "tick_chips": tick.get("chips", 1),
-            "max_k": None if mx == "many" else int(mx), "chips": rule("chips").get("per_player", 0),
-            "discard": rule("discard").get("count", 1),
-            "when": next((g["when"] for _, g in spec.rules("go_out") if "when" in g), None)}
-
-
 def fewest_ticks_and_turn(spec: Spec, level: int, players: int, bound: int = 4, seat: int | None = None,
                           first: str = "ticks") -> Tempo:
     """The fewest ticks and the earliest turn with which a player of `seat` (any seat if
@@ -46,15 +35,15 @@ def fewest_ticks_and_turn(spec: Spec, level: int, players: int, bound: int = 4, 
     the two is minimised first ("ticks" or "turn")."""
     import z3
 
-    p = _params(spec)
+    r = engine.rules(spec)      # the turn's quantities, as the engine reads them from the spec
     need = sum(s.size for s in spec.contract(level=level).required)
-    when = parse(p["when"], ENGINE_NAMES[("go_out", "when")] + tuple(spec.params)) if p["when"] else None
+    when = r.go_out_when
     s = z3.Optimize()
     seat_v = z3.Int("seat")
     s.add(0 <= seat_v, seat_v < players)
     if seat is not None:
         s.add(seat_v == seat)
-    h = p["deal"]
+    h = r.cards_each
     down = z3.BoolVal(False)
     chips_used = 0
     ticks_total = 0
@@ -64,24 +53,24 @@ def fewest_ticks_and_turn(spec: Spec, level: int, players: int, bound: int = 4, 
         k = z3.Int(f"k{i}")
         lay = z3.Int(f"lay{i}")
         s.add(k >= 0, lay >= 0)
-        if p["max_k"] is not None:
-            s.add(k <= p["max_k"])
-        drawn = z3.If(k == 0, p["draw"], k * p["tick_cards"])
-        chips_used = chips_used + k * p["tick_chips"]
+        if r.tick_max is not None:
+            s.add(k <= r.tick_max)
+        drawn = z3.If(k == 0, r.stock_draw, k * (r.tick_face_up + r.tick_stock))
+        chips_used = chips_used + k * r.tick_chips
         ticks_total = ticks_total + k
         held = h + drawn
         first_lay = z3.And(z3.Not(down), lay > 0)
         s.add(z3.Implies(first_lay, lay >= need))
-        s.add(held - lay >= p["discard"])
+        s.add(held - lay >= r.discard_count)
         turns_finished = seat_v + i * players
         may = when.to_z3(dict(spec.params, turns_finished=turns_finished, players=z3.IntVal(players),
                               turn=turns_finished + 1, level=z3.IntVal(level))) if when else z3.BoolVal(True)
-        goes_out = z3.And(z3.Or(down, lay > 0), held - lay == p["discard"], may)
+        goes_out = z3.And(z3.Or(down, lay > 0), held - lay == r.discard_count, may)
         outs.append(goes_out)
         s.add(z3.Implies(out_turn == i, goes_out))
         down = z3.Or(down, lay > 0)
-        h = held - lay - p["discard"]
-    s.add(chips_used <= p["chips"])
+        h = held - lay - r.discard_count
+    s.add(chips_used <= r.chips)
     s.add(0 <= out_turn, out_turn < bound)
     # turns after going out do not happen: ticks are counted up to it
     ticks_upto = z3.Sum([z3.If(z3.IntVal(i) <= out_turn, z3.Int(f"k{i}"), 0) for i in range(bound)])
