@@ -7,10 +7,8 @@ card type (`Hand`), which is what both deciders work on.
 from __future__ import annotations
 
 import itertools
-import re
-from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping
 
 from .expr import parse as parse_expr
 
@@ -139,14 +137,3 @@ class Cards:
 
 
 Hand = tuple  # tuple[int, ...]: how many of each card type
-
-
-def hand_size(hand: Sequence[int]) -> int:
-    return sum(hand)
-
-
-def counts(cards: Iterable[CardType]) -> Counter:
-    return Counter(c.index for c in cards)
-
-
-_TOKEN = re.compile(r"\S+")
