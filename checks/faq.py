@@ -19,7 +19,7 @@ is named with what the other readings would have ruled (found by judging the sce
 again under each), and the worked example is the scenario or hand itself.
 
 How entries are shown (Markdown, HTML, JSON) lives in `faq_render.py`; the card
-pictures in `cards_svg.py`; the command in `faq_cli.py`.
+pictures in `cards_svg.py`; the command in `rulings/cli/faq.py` (model/cli/faq.py).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .cli import EXIT_NO, EXIT_OK, EXIT_USAGE, READING_HELP, _fail, _load
+from .common import EXIT_NO, EXIT_OK, EXIT_USAGE, READING_HELP, _fail, _load
 
 
 def _move_words(m: dict) -> str:
@@ -55,7 +55,7 @@ def judge(game, scenario_file, readings, as_json):
       rulings judge tick docs/scenarios/go-out-first-round.yaml
       rulings judge tick docs/scenarios/go-out-first-round.yaml --reading go-out-timing=others-have-played
     """
-    from . import scenario as sc
+    from .. import scenario as sc
 
     spec = _load(game, readings)
     choices = dict(r.split("=", 1) for r in readings)
@@ -137,7 +137,7 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json):
       rulings simulate tick --players 4 --games 200 --seed 1
       rulings simulate tick --players 2 --games 50 --player random --reading stalled-level=void
     """
-    from . import engine, simulate as sim
+    from .. import engine, simulate as sim
 
     spec = _load(game, readings)
     try:

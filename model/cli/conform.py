@@ -7,13 +7,13 @@ import time
 
 import click
 
-READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
+from .common import READING_HELP
 
 
 def _playable(spec) -> None:
     """Vectors need a game the engine plays; say so plainly when it cannot."""
     from rulings import engine
-    from rulings.cli import _fail
+    from .common import _fail
 
     try:
         engine.rules(spec)
@@ -44,9 +44,9 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
       rulings vectors tick -o vectors/big --size 5
       rulings vectors tick -o vectors/strict --reading wild-limit=per-lay-down
     """
-    from rulings.cli import _load, _progress
+    from .common import _load, _progress
 
-    from . import vectors as vec
+    from ..checks import vectors as vec
 
     spec = _load(game, readings)
     _playable(spec)
@@ -102,9 +102,9 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, a
       rulings conform tick --adapter examples/tick_planted.py:factory --random 500 --seed 3
       rulings conform tick --cmd "node mytick.js" --vectors vectors/tick --json
     """
-    from rulings.cli import _fail, _load
+    from .common import _fail, _load
 
-    from . import adapters, conform as run, conform_report, vectors as vec
+    from ..checks import adapters, conform as run, conform_report, vectors as vec
 
     if bool(adapter) == bool(cmd):
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")

@@ -29,10 +29,10 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
       rulings faq tick --format html -o tick-faq.html
       rulings faq tick --format json
     """
-    from rulings.cli import _fail, _load
+    from .common import _fail, _load
 
-    from . import faq as faq_mod
-    from .faq_render import RENDERERS
+    from ..checks import faq as faq_mod
+    from ..checks.faq_render import RENDERERS
 
     spec = _load(game, ())
     try:

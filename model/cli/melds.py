@@ -1,63 +1,23 @@
-"""The `rulings` command line.
-
-Exit codes: 0 yes / legal / ok, 1 no / illegal / problems found, 2 bad usage or input,
-3 the solver could not decide (unknown).
-"""
+"""`rulings meld` and `rulings lay`: meld legality and the best lay-down, with evidence."""
 from __future__ import annotations
 
 import json
 import sys
-from contextlib import contextmanager
 
 import click
 
-from .cards import CardError
-from .melds import Verdict
-from .spec import ReadingError, Spec, SpecErrors, load, packaged_games, rulebooks_dir, validate as validate_specs
-
-EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
-
-
-def _fail(message: str) -> None:
-    click.echo(f"rulings: {message}", err=True)
-    sys.exit(EXIT_USAGE)
-
-
-def _load(game: str, readings: tuple[str, ...]) -> Spec:
-    choices = {}
-    for r in readings:
-        clause, eq, name = r.partition("=")
-        if not eq or not clause or not name:
-            _fail(f"--reading takes CLAUSE=READING, got {r!r}")
-        choices[clause] = name
-    try:
-        return load(game, choices)
-    except FileNotFoundError as e:
-        _fail(str(e.args[0]) if e.args else str(e))
-    except SpecErrors as e:
-        _fail("the spec has errors:\n" + str(e))
-    except ReadingError as e:
-        _fail(str(e))
-
-
-@contextmanager
-def _progress(message: str, quiet: bool):
-    """A spinner on stderr while a slow step runs (only when stderr is a terminal)."""
-    if quiet or not sys.stderr.isatty():
-        yield
-        return
-    from rich.console import Console
-
-    with Console(stderr=True).status(message):
-        yield
+from ..cards import CardError
+from ..melds import Verdict
+from ..spec import Spec
+from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, _fail, _load, _progress
 
 
 def _engine(name: str):
     if name == "reference":
-        from . import reference
+        from .. import reference
 
         return reference
-    from . import z3melds
+    from .. import z3melds
 
     return z3melds
 
@@ -115,86 +75,6 @@ def _print_rests_on(data: dict) -> None:
         click.echo("  rests on readings and assumptions: " + ", ".join(data["rests_on"]))
 
 
-READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulings")
-def main():
-    """Card-game rules as specifications: meld legality with evidence, from the spec.
-
-    \b
-    Examples:
-      rulings games
-      rulings meld tick --level 3 5 5 SW BW
-      rulings lay tick --level 1 5 5 5 7 7 7 9 B
-      rulings validate spec/tick.yaml
-    """
-
-
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--readings", is_flag=True, help="Also list each clause's readings.")
-def games(as_json: bool, readings: bool):
-    """List the games whose specs are known, one line each.
-
-    \b
-    Example:  rulings games --readings
-    """
-    out = []
-    for name in packaged_games():
-        try:
-            s = load(name)
-        except SpecErrors as e:
-            out.append({"game": name, "error": str(e)})
-            continue
-        players = s.rule("players")[1] or {}
-        out.append({"game": s.game, "title": s.title, "summary": s.summary,
-                    "players": [players.get("min"), players.get("max")],
-                    "contracts": list(s.contracts), "clauses": len(s.clauses),
-                    "readings": {c: {"adopted": s.chosen[c], "all": r} for c, r in s.reading_choices().items()}})
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
-        return
-    for g in out:
-        if "error" in g:
-            click.echo(f"{g['game']:10} (spec has errors)")
-            continue
-        click.echo(f"{g['game']:10} {g['title']}: {g['summary']}; {g['players'][0]}-{g['players'][1]} players; "
-                   f"{g['clauses']} clauses; contracts: {', '.join(g['contracts'])}")
-        if readings:
-            for c, r in g["readings"].items():
-                click.echo(f"    {c}: {', '.join(x + (' (adopted)' if x == r['adopted'] else '') for x in r['all'])}")
-
-
-@main.command()
-@click.argument("files", nargs=-1)
-@click.option("--rulebooks", type=click.Path(file_okay=False), default=None,
-              help="Folder of the rulebook texts, to check line counts (default: $RULINGS_RULEBOOKS).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
-    """Check spec files against the schema and their own references.
-
-    With no FILE, checks every packaged spec. Each problem is printed as
-    FILE:LINE:COL: what is wrong. Exit 0 when all are sound, 1 otherwise.
-
-    \b
-    Example:  rulings validate spec/tick.yaml --rulebooks ../shared/rulebooks
-    """
-    targets = list(files) or packaged_games()
-    errors = validate_specs(targets, rulebooks)
-    if as_json:
-        click.echo(json.dumps({"files": targets, "ok": not errors,
-                               "errors": [e.__dict__ for e in errors]}, indent=2))
-    else:
-        for e in errors:
-            click.echo(str(e))
-        books = rulebooks_dir(rulebooks)
-        if not errors:
-            click.echo(f"ok: {', '.join(targets)}" + (f" (line counts checked against {books})" if books else ""))
-    sys.exit(EXIT_NO if errors else EXIT_OK)
-
-
 def _hand(spec: Spec, cards: tuple[str, ...]):
     if not cards:
         _fail(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
@@ -228,7 +108,7 @@ def _with_common(f):
     return f
 
 
-@main.command()
+@click.command()
 @click.argument("game")
 @_with_common
 @click.argument("cards", nargs=-1)
@@ -270,7 +150,7 @@ def meld(game, level, initial, readings, engine, as_json, cards):
     sys.exit({True: EXIT_OK, False: EXIT_NO, None: EXIT_UNKNOWN}[v.legal])
 
 
-@main.command()
+@click.command()
 @click.argument("game")
 @_with_common
 @click.argument("cards", nargs=-1)
@@ -315,22 +195,3 @@ def lay(game, level, initial, readings, engine, as_json, cards):
         _print_rests_on(data)
     sys.exit({True: EXIT_OK, False: EXIT_NO, None: EXIT_UNKNOWN}[v.legal])
 
-
-from .checks.cli import check  # noqa: E402  (the rule writer's command lives with the checks)
-
-main.add_command(check)
-
-from .play_cli import judge, simulate  # noqa: E402
-main.add_command(judge); main.add_command(simulate)  # noqa: E702
-
-from .checks.conform_cli import conform, vectors  # noqa: E402  (the implementer's commands)
-
-main.add_command(vectors)
-main.add_command(conform)
-
-from .checks.faq_cli import faq  # noqa: E402  (the FAQ, answered from the spec)
-
-main.add_command(faq)
-
-if __name__ == "__main__":   # pragma: no cover
-    main()

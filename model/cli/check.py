@@ -7,7 +7,7 @@ import time
 
 import click
 
-from .findings import KINDS
+from ..checks.findings import KINDS
 
 
 @click.command()
@@ -29,10 +29,10 @@ def check(game: str, kinds: tuple[str, ...], bound: int, as_json: bool):
       rulings check tick
       rulings check tick --kind reading --kind claim --json
     """
-    from rulings.cli import _fail, _load
+    from .common import _fail, _load
 
-    from . import report
-    from .run import run_checks
+    from ..checks import report
+    from ..checks.run import run_checks
 
     _load(game, ())   # a clear error for an unknown game or a broken spec
     if bound < 1:
