@@ -14,7 +14,12 @@ Grammar (Python syntax and precedence, loosest first)::
     arith := arith ('+' | '-' | '*') arith | '-' arith
            | arith ('//' | '%') INT                divisor: a positive int literal
            | 'min(' arith ',' arith ... ')' | 'max(' arith ',' arith ... ')' | 'abs(' arith ')'
+           | FUNC '(' NAME ')'                     an accessor the caller declares (see below)
            | NAME | INT | 'True' | 'False' | '(' expr ')'
+
+Accessors: a caller may declare functions of one name, e.g. ``size`` over the names
+of a game's zones; ``size(hand)`` is then an int read from the environment under the
+key ``"size(hand)"``, exactly like a name (the game kernel fills it in).
 
 Types (``int``, ``bool``) are checked statically: arithmetic, ordering, ``in``
 and min/max/abs take ints; and/or/not and ``if`` conditions take bools; ``==``
@@ -82,15 +87,18 @@ class Expr:
         return self._kind
 
 
-def parse(text: str, names: Iterable[str] | None = None) -> Expr:
-    """Parse and type-check ``text``; if ``names`` is given no other names are allowed."""
+def parse(text: str, names: Iterable[str] | None = None,
+          functions: Mapping[str, Iterable[str]] | None = None) -> Expr:
+    """Parse and type-check ``text``; if ``names`` is given no other names are allowed.
+    ``functions`` maps accessor names to the names each accepts as its one argument."""
     body = text.replace("\r", " ").replace("\n", " ").lstrip()  # lstrip: no IndentationError
     shift = len(text) - len(body)
     if "\0" in text:
         raise ExprError("null byte in expression", text.index("\0"))
     if not body.strip():
         raise ExprError("empty expression", 0)
-    c = _Compiler(body, shift, None if names is None else frozenset(names))
+    c = _Compiler(body, shift, None if names is None else frozenset(names),
+                  {f: frozenset(args) for f, args in (functions or {}).items()})
     try:
         kind, ev, zf = c.compile(ast.parse(body, mode="eval").body)
     except SyntaxError as e:
@@ -121,8 +129,10 @@ class _Compiler:
     ``bound`` records what such type variables were unified with.
     """
 
-    def __init__(self, body: str, shift: int, known: frozenset[str] | None):
+    def __init__(self, body: str, shift: int, known: frozenset[str] | None,
+                 functions: Mapping[str, frozenset[str]] | None = None):
         self.body, self.shift, self.known = body, shift, known
+        self.functions = dict(functions or {})
         self.used: set[str] = set()
         self.bound: dict[str, str] = {}
 
@@ -186,6 +196,25 @@ class _Compiler:
             except KeyError:
                 raise ExprError(f"name '{name}' is missing from the environment", col) from None
         return "$" + name, ev, (lambda e, z3: _z3val(z3, ev(e)))
+
+    def accessor(self, node: ast.Call, fname: str) -> Compiled:
+        args = self.functions[fname]
+        arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if not isinstance(arg, ast.Name):
+            raise self.error(node, f"{fname}() takes one name: one of {', '.join(sorted(args)) or '(none)'}")
+        if arg.id not in args:
+            raise self.error(arg, f"{fname}() of unknown name '{arg.id}'; it takes one of "
+                             f"{', '.join(sorted(args)) or '(none)'}")
+        key = f"{fname}({arg.id})"
+        self.used.add(key)
+        col = self.col(node)
+
+        def ev(e):
+            try:
+                return e[key]
+            except KeyError:
+                raise ExprError(f"'{key}' is missing from the environment", col) from None
+        return "int", ev, (lambda e, z3: _z3val(z3, ev(e)))
 
     def c_BinOp(self, node: ast.BinOp) -> Compiled:
         if type(node.op) not in _ARITH:
@@ -271,9 +300,12 @@ class _Compiler:
 
     def c_Call(self, node: ast.Call) -> Compiled:
         fname = node.func.id if isinstance(node.func, ast.Name) else None
+        if fname in self.functions:
+            return self.accessor(node, fname)
         if fname not in _FUNCS:
             shown = f"'{fname}'" if fname else "this function"
-            raise self.error(node, f"call to {shown} is not supported; allowed: {', '.join(_FUNCS)}")
+            allowed = ", ".join(list(_FUNCS) + sorted(self.functions))
+            raise self.error(node, f"call to {shown} is not supported; allowed: {allowed}")
         n, want = len(node.args), ("one argument" if fname == "abs" else "two or more arguments")
         if node.keywords or (n != 1 if fname == "abs" else n < 2):
             raise self.error(node, f"{fname}() takes {want}, given positionally")
