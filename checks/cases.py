@@ -6,11 +6,11 @@ the choices: fewer groups of cards, smaller counts, the first option of each cho
 every choice is ordered simplest first.
 
 - `meld_hand`: a hand as groups of like natural cards plus some wilds;
-- `situation`: an engine state built from nothing (players, level, turns played, the
-  mover's hand, what is laid, chips, the stock and face-up pile);
+- `situation`: a kernel state built from nothing (players, the contract counters, turns
+  played, the mover's hand, what is laid, the counters, the stock and the other piles);
 - `game_situation`: a state reached in a seeded game between computer players;
 - `candidate_move`: a move to ask about in a state, legal or not;
-- `level_end`: the state at the end of a level, to score.
+- `round_end`: the state at the end of a round, to score.
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import random
 from collections import Counter
 from typing import Sequence
 
-from rulings import engine, players as agents
+from rulings import kernel, players as agents
+from rulings.kernel import Move
 from rulings.spec import Spec
 
 
@@ -81,11 +82,11 @@ def _cards(hand: Sequence[int]) -> list[int]:
     return [t for t, n in enumerate(hand) for _ in range(n)]
 
 
-def _level_lay(spec: Spec, level: int, ch: Chooser, pool: Counter) -> tuple[int, ...]:
-    """The cards of a level's required melds, naturals only, one type per meld, from `pool`."""
+def _contract_lay(spec: Spec, contract, ch: Chooser, pool: Counter) -> tuple[int, ...]:
+    """The cards of a contract's required melds, naturals only, one type per meld, from `pool`."""
     naturals = [t.index for t in spec.cards.naturals]
     lay: list[int] = []
-    for slot in spec.contract(level=level).required:
+    for slot in contract.required if contract is not None else ():
         start = ch.integer(0, len(naturals) - 1)
         for k in range(len(naturals)):
             t = naturals[(start + k) % len(naturals)]
@@ -96,14 +97,33 @@ def _level_lay(spec: Spec, level: int, ch: Chooser, pool: Counter) -> tuple[int,
     return tuple(sorted(lay))
 
 
-def situation(spec: Spec, ch: Chooser) -> engine.State:
-    """A state built from choices: the simplest is two players at level 1, nobody down, no
-    turn played, the mover about to lay or discard from a hand of one card."""
-    r = engine.rules(spec)
-    n = ch.integer(r.min_players, min(r.max_players, r.min_players + 2))
-    level = ch.choice(r.levels)
+def _counter_values(spec: Spec, ch: Chooser, n: int) -> tuple[dict, int | None]:
+    """Counters for a built state: the counter that picks a contract chosen among its
+    levels (one value for everyone), the others at their start."""
+    r = kernel.rules(spec)
+    lay = r.lay_move()
+    which = lay.f.get("contract") if lay else None
+    values = {}
+    level = None
+    if which in r.counters:
+        level = ch.choice([int(x) for x in spec.levels()])
+    for c in r.counters.values():
+        v = level if c.id == which else c.start
+        values[c.id] = (v,) * n if c.each else v
+    return values, level
+
+
+def situation(spec: Spec, ch: Chooser) -> kernel.State:
+    """A state built from choices: the simplest is two players at the first level, nobody
+    down, no turn played, the mover about to end their turn from a hand of one card."""
+    r = kernel.rules(spec)
+    lo, hi = r.players_range()
+    n = ch.integer(lo, min(hi, lo + 2))
+    values, level = _counter_values(spec, ch, n)
     turns = ch.integer(0, 3 * n)
-    phase = ch.choice(["play", "draw"])
+    phases = list(r.phases)
+    starts = r.get("turn.starts_with")
+    phase = ch.choice([p for p in phases if p != starts] + [starts] if starts in phases else phases)
     deck = Counter(r.deck(n))
     width = len(spec.cards.types)
     full = [deck[t] for t in range(width)]
@@ -112,11 +132,19 @@ def situation(spec: Spec, ch: Chooser) -> engine.State:
         hand[spec.cards.naturals[0].index] = 1
     deck.subtract(Counter(_cards(hand)))
     current = (1 + turns) % n
-    down = ch.boolean()
-    mine = (_level_lay(spec, level, ch, deck),) if down else ()
-    chips_mode = ch.integer(0, 2)           # everyone's chips full; the mover's chosen; nobody's left
-    chips = r.chips if chips_mode == 0 else ch.integer(0, r.chips) if chips_mode == 1 else 0
-    lays_now = ch.integer(0, 1) if down and phase == "play" else 0
+    lay = r.lay_move()
+    contract = r.contract(level, lay) if lay is not None else None
+    down = ch.boolean() and lay is not None
+    mine = (_contract_lay(spec, contract, ch, deck),) if down else ()
+    mine = tuple(g for g in mine if g)
+    paid_mode = ch.integer(0, 2)           # every counter a move pays with: full; the mover's chosen; nobody's left
+    paid = {c for m in r.moves.values() for c in (m.f.get("cost") or {})}
+    for cid in paid:
+        c = r.counters[cid]
+        if c.each:
+            mover = c.start if paid_mode == 0 else ch.integer(0, c.start) if paid_mode == 1 else 0
+            values[cid] = tuple(mover if s == current else (0 if paid_mode == 2 else c.start) for s in range(n))
+    lays_now = ch.integer(0, 1) if down and phase != starts else 0
     order = sorted(deck.elements())
     random.Random(ch.integer(0, 3)).shuffle(order)      # which cards lie where, beyond the mover's
     pool = Counter(order)
@@ -131,17 +159,22 @@ def situation(spec: Spec, ch: Chooser) -> engine.State:
                 out.append(t)
         return out
 
-    seats = []
+    each = int(r.get("deal.cards_each") or 0)
+    hands, laid = [], []
     for seat in range(n):
         if seat == current:
-            seats.append(engine.PlayerState(tuple(hand), chips, mine))
+            hands.append(tuple(hand))
+            laid.append(mine)
             continue
-        lays = (_level_lay(spec, level, ch, pool),) if ch.boolean() else ()
+        theirs_laid = (_contract_lay(spec, contract, ch, pool),) if ch.boolean() and lay is not None else ()
+        laid.append(tuple(g for g in theirs_laid if g))
         theirs = [0] * width
-        for t in take(r.cards_each):
+        for t in take(each):
             theirs[t] += 1
-        seats.append(engine.PlayerState(tuple(theirs), 0 if chips_mode == 2 else r.chips, lays))
+        hands.append(tuple(theirs))
     # the face-up pile: its top cards chosen, the rest of the deck under them or in the stock
+    stock_zone = r.stock
+    face_up = next((z for z in r.zones.values() if z.kind == "pile" and z.face == "up"), None)
     top = []
     for _ in range(ch.integer(0, 3)):
         options = sorted(t for t in pool if pool[t] > 0)
@@ -160,10 +193,22 @@ def situation(spec: Spec, ch: Chooser) -> engine.State:
     else:                         # a short stock, and the rest out of play (cards need not add up)
         k = ch.integer(0, 4)
         stock, under = rest[:k], []
-    return engine.State(seed=0, level=level, dealer=0, current=current, phase=phase, turns_finished=turns,
-                        players=tuple(seats), stock=tuple(stock), face_up=tuple(under + top), spec=spec,
-                        lays_this_turn=lays_now,
-                        exact_deals=tuple(False for _ in r.levels))
+    zones = []
+    for z in r.zones.values():
+        if z.kind == "hand":
+            zones.append(tuple(hands) if z.each else tuple(hands[0]))
+        elif lay is not None and z.id == lay.f["to"]:
+            zones.append(tuple(laid))
+        elif stock_zone is not None and z.id == stock_zone.id:
+            zones.append(tuple(stock))
+        elif face_up is not None and z.id == face_up.id:
+            pile = tuple(under + top)
+            zones.append(tuple(pile if s == current else () for s in range(n)) if z.each else pile)
+        else:
+            zones.append(tuple(() for _ in range(n)) if z.each else ())
+    counters = tuple(values[c.id] for c in r.counters.values())
+    inputs = tuple((i.id, (), False if i.default is None else i.default) for i in r.inputs.values())
+    return kernel.State(0, 1, 0, current, phase, turns, n, tuple(zones), counters, inputs, lays_now, 0, (), (), spec)
 
 
 # ---- seeded games -------------------------------------------------------------------------------
@@ -172,21 +217,24 @@ GAME_SEEDS = 4
 _games: dict[tuple, list] = {}
 
 
-def seeded_game(spec: Spec, seed: int, max_moves: int = 1500) -> tuple[list[engine.State], list]:
+def seeded_game(spec: Spec, seed: int, max_moves: int = 1500) -> tuple[list[kernel.State], list]:
     """The states and moves of a seeded game: greedy players, every other seat random
-    (2 to 4 players by seed); stops at `max_moves` if the game has not ended."""
+    (2 to 4 players by seed); stops at `max_moves` if the game has not ended. Each input
+    of the spec is true in every third round."""
     key = (id(spec), seed, max_moves)
     if key in _games and _games[key][0] is spec:
         return _games[key][1]
-    r = engine.rules(spec)
-    n = min(r.max_players, r.min_players + seed % 3)
+    r = kernel.rules(spec)
+    lo, hi = r.players_range()
+    n = min(hi, lo + seed % 3)
     seats = [agents.GreedyPlayer() if i % 2 == 0 else agents.RandomPlayer(seed * 10 + i) for i in range(n)]
-    state = engine.new_game(spec, n, seed, dealer=seed % n, exact_deal=[lv % 3 == seed % 3 for lv in r.levels])
+    inputs = {i: [k % 3 == seed % 3 for k in range(1, 65)] for i in r.inputs}
+    state = kernel.new_game(spec, n, seed, dealer=seed % n, inputs=inputs)
     states, moves = [state], []
     while not state.over and len(moves) < max_moves:
         move = seats[state.current].choose(state)
-        state = engine.apply(state, move)
-        if isinstance(state, engine.Refusal):   # pragma: no cover (players choose legal moves)
+        state = kernel.apply(state, move)
+        if isinstance(state, kernel.Refusal):   # pragma: no cover (players choose legal moves)
             break
         moves.append(move)
         states.append(state)
@@ -196,7 +244,7 @@ def seeded_game(spec: Spec, seed: int, max_moves: int = 1500) -> tuple[list[engi
     return states, moves
 
 
-def game_situation(spec: Spec, ch: Chooser) -> engine.State:
+def game_situation(spec: Spec, ch: Chooser) -> kernel.State:
     states, _ = seeded_game(spec, ch.integer(0, GAME_SEEDS - 1), max_moves=600)
     live = [s for s in states if not s.over]
     return live[ch.integer(0, len(live) - 1)]
@@ -204,66 +252,95 @@ def game_situation(spec: Spec, ch: Chooser) -> engine.State:
 
 # ---- moves --------------------------------------------------------------------------------------
 
-PHASE_MOVES = {"draw": ("draw", "tick"), "play": ("discard", "lay")}
-ANY_MOVE = ("discard", "lay", "draw", "tick", "legal", "absent")
 LAYS = ("all_but_one", "subset", "all", "offered", "offered_and_matching")
 
 
-def candidate_move(spec: Spec, state: engine.State, ch: Chooser) -> engine.Move:
+def move_order(spec: Spec) -> list:
+    """The spec's moves in the order choices are made among them: moves later in a turn
+    first, and of those the ones that end it first (the simplest question, a discard,
+    is choice 0)."""
+    r = kernel.rules(spec)
+    starts = r.get("turn.starts_with")
+    moves = list(r.moves.values())
+    return sorted(moves, key=lambda m: (m.phase == starts, m.then != "end_turn", moves.index(m)))
+
+
+def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
     """A move to ask about: one the phase calls for, or any move (a legal one, one out of
     phase, a card the mover does not hold)."""
-    me = state.players[state.current]
-    hand = _cards(me.hand)
-    kind = ch.choice(PHASE_MOVES.get(state.phase, ANY_MOVE)) if not ch.boolean() else ch.choice(ANY_MOVE)
-    if kind == "discard":
-        return engine.Discard(ch.choice(hand) if hand else spec.cards.naturals[0].index)
-    if kind == "draw":
-        return engine.Draw("stock")
-    if kind == "tick":
-        return engine.Draw("tick", ch.integer(1, 3))
-    if kind == "legal":
-        moves = engine.legal_moves(state)
-        return ch.choice(moves) if moves else engine.Draw("stock")
-    if kind == "absent":          # a card the mover does not hold, laid or discarded
-        missing = [t.index for t in spec.cards.types if not me.hand[t.index]] or [spec.cards.types[0].index]
-        t = ch.choice(missing)
-        return engine.Discard(t) if ch.boolean() else engine.Lay(tuple(hand[:ch.integer(0, len(hand))]) + (t,))
+    r = kernel.rules(spec)
+    hand = _cards(state.hand())
+    every = move_order(spec)
+    in_phase = [m for m in every if m.phase == state.phase] or every
+    pick = ch.choice(in_phase) if not ch.boolean() else None
+    if pick is None:
+        options = [m.id for m in every] + ["legal", "absent"]
+        kind = ch.choice(options)
+        if kind == "legal":
+            moves = kernel.legal_moves(state)
+            return ch.choice(moves) if moves else Move(every[0].id)
+        if kind == "absent":          # a card the mover does not hold
+            missing = [t.index for t in spec.cards.types if not state.hand()[t.index]] or [spec.cards.types[0].index]
+            t = ch.choice(missing)
+            with_cards = [m for m in every if m.mechanic == "lay"] + [m for m in every if m.mechanic == "discard"]
+            m = ch.choice(with_cards) if with_cards else every[0]
+            if m.mechanic == "discard":
+                return Move(m.id, (t,))
+            return Move(m.id, tuple(hand[:ch.integer(0, len(hand))]) + (t,))
+        pick = r.moves[kind]
+    if pick.mechanic == "discard":
+        return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
+    if pick.mechanic == "draw":
+        if pick.f.get("units") is not None:
+            return Move(pick.id, units=ch.integer(1, 3))
+        if any(r.zones[z].each for z in pick.f["from"]):
+            return Move(pick.id, seat=ch.integer(0, state.players - 1))
+        return Move(pick.id)
+    if pick.mechanic == "give":
+        return Move(pick.id, seat=ch.integer(0, state.players - 1))
+    if pick.mechanic == "move_all":
+        return Move(pick.id)
+    if pick.mechanic == "extend":
+        return Move(pick.id, (ch.choice(hand),) if hand else (), seat=ch.integer(0, state.players - 1),
+                    group=ch.integer(0, 2))
     how = ch.choice(LAYS)
     if not hand:
-        return engine.Lay(())
+        return Move(pick.id, ())
     if how == "all_but_one":
         keep = ch.integer(0, len(hand) - 1)
-        return engine.Lay(tuple(hand[:keep] + hand[keep + 1:]))
+        return Move(pick.id, tuple(hand[:keep] + hand[keep + 1:]))
     if how == "all":
-        return engine.Lay(tuple(hand))
+        return Move(pick.id, tuple(hand))
     if how.startswith("offered"):
-        offered = engine.lay_options(state)
+        offered = kernel.lay_options(state, pick)
         if offered:
-            cards = list(offered[0].cards)
-            if how == "offered_and_matching":     # add cards matching what lies on the table
-                r = engine.rules(spec)
-                table = engine.laid_values(state)
-                rest = list(me.hand)
+            cards = list(offered[0])
+            lo = pick.f.get("lay_off") or {}
+            if how == "offered_and_matching" and lo:     # add cards matching what lies on the table
+                table = kernel.laid_values(state, pick)
+                rest = list(state.hand())
                 for t in cards:
                     rest[t] -= 1
-                cards += [t for t in _cards(rest) if r.match_attr and r.types[t].natural
-                          and r.types[t].attrs[r.match_attr] in table][:ch.integer(1, 2)]
-            return engine.Lay(tuple(cards))
-    return engine.Lay(tuple(t for t in hand if ch.boolean()))
+                types = spec.cards.types
+                cards += [t for t in _cards(rest) if types[t].natural
+                          and types[t].attrs[lo["match"]] in table][:ch.integer(1, 2)]
+            return Move(pick.id, tuple(cards))
+    return Move(pick.id, tuple(t for t in hand if ch.boolean()))
 
 
-# ---- the end of a level ---------------------------------------------------------------------------
+# ---- the end of a round ---------------------------------------------------------------------------
 
 
-def level_end(spec: Spec, ch: Chooser) -> tuple[engine.State, int | None]:
-    """A state at the moment a level ends (phase 'play', as the engine scores it) and who
-    went out (None: nobody)."""
-    r = engine.rules(spec)
-    n = ch.integer(r.min_players, min(r.max_players, r.min_players + 2))
-    level = ch.choice(r.levels)
+def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
+    """A state at the moment a round ends (as the kernel scores it) and who went out (None:
+    nobody)."""
+    r = kernel.rules(spec)
+    lo, hi = r.players_range()
+    n = ch.integer(lo, min(hi, lo + 2))
+    values, level = _counter_values(spec, ch, n)
     deck = list(spec.deck(n))
     went_out = ch.integer(-1, n - 1)
-    seats = []
+    hands, laid = [], []
     for seat in range(n):
         hand = (0,) * len(deck) if seat == went_out else meld_hand(spec, ch, groups=(0, 3), most=3, wilds=1, deck=deck)
         deck = [a - b for a, b in zip(deck, hand)]
@@ -273,11 +350,21 @@ def level_end(spec: Spec, ch: Chooser) -> tuple[engine.State, int | None]:
             deck = [a - b for a, b in zip(deck, lay)]
             if sum(lay):
                 lays.append(tuple(_cards(lay)))
-        seats.append(engine.PlayerState(tuple(hand), r.chips, tuple(lays)))
+        hands.append(tuple(hand))
+        laid.append(tuple(lays))
     dealer = ch.integer(0, n - 1)
     exact = ch.boolean()
-    state = engine.State(seed=0, level=level, dealer=dealer, current=max(went_out, 0), phase="play",
-                         turns_finished=n, players=tuple(seats), stock=(), face_up=(), spec=spec,
-                         exact_deals=tuple(exact if lv == level else False for lv in r.levels))
+    lay = r.lay_move()
+    zones = []
+    for z in r.zones.values():
+        if z.kind == "hand":
+            zones.append(tuple(hands))
+        elif lay is not None and z.id == lay.f["to"]:
+            zones.append(tuple(laid))
+        else:
+            zones.append(tuple(() for _ in range(n)) if z.each else ())
+    counters = tuple(values[c.id] for c in r.counters.values())
+    inputs = tuple((i.id, (exact,), False) for i in r.inputs.values())
+    state = kernel.State(0, 1, dealer, max(went_out, 0), r.get("turn.starts_with") or "", n, n, tuple(zones),
+                         counters, inputs, 0, 0, (), (), spec)
     return state, (went_out if went_out >= 0 else None)
-

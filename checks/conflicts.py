@@ -16,7 +16,7 @@ import time
 
 from rulings import reference
 from rulings.melds import Contract
-from rulings.spec import Spec, load
+from rulings.spec import Spec
 
 from .findings import Finding
 from .hands import smallest
@@ -42,8 +42,7 @@ def _prohibitions(spec: Spec, kinds) -> list[str]:
     return out
 
 
-def conflict_findings(game: str, bound: int = 6, budget: int = 200_000, progress=None) -> list[Finding]:
-    spec = load(game)
+def conflict_findings(spec: Spec, bound: int = 6, budget: int = 200_000, progress=None) -> list[Finding]:
     out = []
     for permit, contract_name, slot in _permissions(spec):
         for forbid in _prohibitions(spec, slot.kinds):
@@ -67,7 +66,7 @@ def conflict_findings(game: str, bound: int = 6, budget: int = 200_000, progress
             deck = spec.deck()
             types = [t.index for t in spec.cards.types if not t.special and deck[t.index]]
             found = smallest(deck, types, bound, ask, budget)
-            method = (f"exhaustive exploration of every {game} hand of 1 to {found.size_reached} cards "
+            method = (f"exhaustive exploration of every {spec.game} hand of 1 to {found.size_reached} cards "
                       f"({found.hands} hands) as one meld for the permitting slot, reference decider")
             sources = list(dict.fromkeys(spec.clauses[permit].source + spec.clauses[forbid].source))
             common = dict(id=f"conflict:{permit}:{forbid}", kind="conflict", clauses=[permit, forbid],

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulings import engine, reference
+from rulings import kernel, reference
 from rulings.spec import Spec
 
 from . import cases, neutral, vectors
@@ -274,13 +274,13 @@ def run_game(spec: Spec, adapter: Adapter, game: dict) -> Outcome:
 
 
 def _replayed(spec: Spec, state: dict, move: dict) -> dict:
-    """What the engine says of a move in a neutral state (for reports)."""
+    """What the kernel says of a move in a neutral state (for reports)."""
     try:
         st = neutral.state_from_neutral(spec, state)
         mv = neutral.move_from_neutral(spec, move)
     except neutral.NeutralError as e:
         return {"note": str(e)}
-    after = engine.apply(st, mv)
+    after = kernel.apply(st, mv)
     o = neutral.expected_outcome(st, mv, after)
     out = {"legal": o["legal"], "clauses": clause_info(spec, vectors.move_clauses(spec, st, mv, after))}
     if o["legal"]:
@@ -385,12 +385,12 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
             out.spec["clauses"] = clause_info(spec, vectors.meld_clauses(spec, contract, why()))
         return out, ""
     if family == "score":
-        state, went_out = cases.level_end(spec, ch)
+        state, went_out = cases.round_end(spec, ch)
         v = vectors.score_case(spec, state, went_out)
         return judge_score(spec, adapter, "search", v["state"], v["scores"], v["clauses"]), ""
     state = cases.situation(spec, ch) if not ch.boolean() else cases.game_situation(spec, ch)
     move = cases.candidate_move(spec, state, ch)
-    after = engine.apply(state, move)
+    after = kernel.apply(state, move)
     expected = neutral.expected_outcome(state, move, after)
     nmove = neutral.move_to_neutral(spec, move)
     out = judge_move(spec, adapter, "search", neutral.state_to_neutral(state), nmove, expected, [])
@@ -444,7 +444,7 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> list[Di
         ch = cases.DataChooser(data)
         try:
             out, kind = _case(spec, adapter, family, ch)
-        except (engine.EngineError, neutral.NeutralError):
+        except (kernel.KernelError, kernel.Undecided, neutral.NeutralError):
             return
         asked["n"] += 1
         stats.cases += 1

@@ -12,46 +12,85 @@ def _cards(x) -> str:
     return " ".join(map(str, x)) if isinstance(x, list) else str(x)
 
 
+_specs: dict = {}
+
+
+def _spec_of(state: dict):
+    """The spec a situation names (its game and readings), or None."""
+    key = (state.get("game"), tuple(sorted((state.get("readings") or {}).items())))
+    if key not in _specs:
+        from rulings.spec import load
+
+        try:
+            _specs[key] = load(key[0], dict(key[1]))
+        except Exception:        # a situation from an implementation: it may name anything
+            _specs[key] = None
+    return _specs[key]
+
+
 def describe(situation: dict) -> str:
-    """A situation in a few lines of words."""
+    """A situation in a few lines of words, in the terms of its game's spec."""
     if "cards" in situation:
         return f"{situation['contract']}: {_cards(situation['cards']) or '(no cards)'}"
     state = situation.get("state")
-    if not isinstance(state, dict) or not isinstance(state.get("hands"), list):
+    spec = _spec_of(state) if isinstance(state, dict) else None
+    if spec is None:
         return ", ".join(f"{k} {v}" for k, v in situation.items())
-    hands = state["hands"]
-    laid = state.get("laid") or [[] for _ in hands]
-    chips = state.get("chips") or []
+    from rulings import kernel
+
+    r = kernel.rules(spec)
+    hand = r.hand.id if r.hand else None
+    hands = state.get(hand)
+    if not isinstance(hands, list):
+        return ", ".join(f"{k} {v}" for k, v in situation.items())
+    lay = r.lay_move()
+    laid = (state.get(lay.f["to"]) if lay else None) or [[] for _ in hands]
     mover = state.get("to_play", 0)
     n = len(hands)
-    bits = [f"{n} players, level {state.get('level')}, dealer seat {state.get('dealer')}"]
+    shared = ", ".join(f"{c.id} {state.get(c.id)}" for c in r.counters.values() if not c.each)
+    bits = [f"{n} players" + (f", {shared}" if shared else "") + f", dealer seat {state.get('dealer')}"]
     if state.get("phase") == "level_over":
-        bits[0] += ", the level is over" + (" (the dealer dealt exactly)" if state.get("exact_deal") else "")
+        facts = [i for i in r.inputs if state.get(i)]
+        bits[0] += ", the round is over" + (f" ({', '.join(facts)})" if facts else "")
         for i in range(n):
-            lays = " | ".join(_cards(l) for l in laid[i]) if i < len(laid) else ""
+            lays = " | ".join(_cards(x) for x in laid[i]) if i < len(laid) else ""
             bits.append(f"seat {i}: holds {_cards(hands[i]) or 'nothing'}; laid {lays or 'nothing'}")
         return "\n".join(bits)
-    bits[0] += (f", {state.get('turns_finished')} turns finished, seat {mover} to "
-                f"{'draw' if state.get('phase') == 'draw' else 'lay or discard'}")
+    now = [m.id for m in r.moves.values() if m.phase == state.get("phase")]
+    bits[0] += f", {state.get('turns_finished')} turns finished, seat {mover} to {' or '.join(now) or state.get('phase')}"
     mine = laid[mover] if 0 <= mover < len(laid) else []
-    bits.append(f"seat {mover} holds {_cards(hands[mover]) if 0 <= mover < n else '?'}"
-                + (f"; chips {chips[mover]}" if 0 <= mover < len(chips) else "")
-                + (f"; laid {' | '.join(_cards(l) for l in mine)}" if mine else "; not down")
+    own = "".join(f"; {c.id} {state[c.id][mover]}" for c in r.counters.values()
+                  if c.each and isinstance(state.get(c.id), list) and 0 <= mover < len(state[c.id]))
+    bits.append(f"seat {mover} holds {_cards(hands[mover]) if 0 <= mover < n else '?'}" + own
+                + (f"; laid {' | '.join(_cards(x) for x in mine)}" if mine else "; not down")
                 + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
-    others = [f"seat {i}: {' | '.join(_cards(l) for l in laid[i])}" for i in range(min(n, len(laid)))
+    others = [f"seat {i}: {' | '.join(_cards(x) for x in laid[i])}" for i in range(min(n, len(laid)))
               if i != mover and laid[i]]
     if others:
         bits.append("on the table: " + "; ".join(others))
-    broke = [str(i) for i, c in enumerate(chips) if i != mover and c == 0]
-    if broke:
-        bits.append(f"no chips left: seat {', '.join(broke)}")
-    face = state.get("face_up", [])
-    bits.append(f"face-up pile {len(face)} card(s)" + (f", top {_cards(face[-3:])}" if face else "")
-                + f"; stock {len(state.get('stock', []))} card(s)")
+    for cnt in {c for m in r.moves.values() for c in (m.f.get("cost") or {})}:
+        values = state.get(cnt) if isinstance(state.get(cnt), list) else []
+        broke = [str(i) for i, c in enumerate(values) if i != mover and c == 0]
+        if broke:
+            bits.append(f"no {cnt} left: seat {', '.join(broke)}")
+    piles = []
+    for z in r.zones.values():
+        if z.kind != "pile":
+            continue
+        v = state.get(z.id, [])
+        if z.each:
+            tops = [f"seat {i} {_cards(p[-1:])}" for i, p in enumerate(v) if isinstance(p, list) and p]
+            piles.append(f"{z.id}: " + ("; ".join(tops) if tops else "empty"))
+        elif z.face == "up":
+            piles.append(f"{z.id} {len(v)} card(s)" + (f", top {_cards(v[-3:])}" if v else ""))
+        else:
+            piles.append(f"{z.id} {len(v)} card(s)")
+    if piles:
+        bits.append("; ".join(piles))
     if "move" in situation:
         from .neutral import show_move
 
-        bits.append(f"move: {show_move(situation['move'])}")
+        bits.append(f"move: {show_move(situation['move'], spec)}")
     if "step" in situation:
         bits.append(f"step {situation['step']} of {situation['of']} of {situation.get('game')}")
     return "\n".join(bits)

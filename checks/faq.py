@@ -4,7 +4,7 @@ The questions are data (`spec/faq/GAME.yaml`, shipped with the specs): an id, th
 question in plain words, what decides it and the form of the one-line answer. What
 decides a question is one of
 
-- a scenario (docs/scenarios.md) the engine judges: `scenario.load` + `scenario.judge`;
+- a scenario (docs/scenarios.md) the kernel judges: `scenario.load` + `scenario.judge`;
 - a hand both meld deciders judge as a level's lay-down (the reference and Z3, which
   must agree);
 - a claim clause of the spec, evaluated by `rulings check` (its witness, when it is a
@@ -13,7 +13,7 @@ decides a question is one of
 
 Nothing an entry says is typed in the questions file: the one-line answer is read from
 the verdict in the named form, the ruling sentence is built from the verdict, the
-engine's reason and the clauses' paraphrases, the clauses are those the question is
+kernel's reason and the clauses' paraphrases, the clauses are those the question is
 about plus those the judge refused with or rested on, each reading the verdict rests on
 is named with what the other readings would have ruled (found by judging the scenario
 again under each), and the worked example is the scenario or hand itself.
@@ -34,16 +34,16 @@ from typing import Any, Mapping
 
 import yaml
 
-from rulings import engine, reference, z3melds
+from rulings import kernel, reference, z3melds
 from rulings import scenario as sc
 from rulings.spec import Spec
 from rulings.specfile import Loader
 
 FORMAT = 1
 FINDING_KINDS = ("reading", "claim", "conflict")   # the kinds an entry may link to
-SIMPLE_FORMS = ("yes-no", "outcome", "tick-cost", "face-up-taken", "dealer", "winners", "most-wilds")
-MAPPING_FORMS = ("points", "chips", "reading", "claim", "deck")
-POINTS_OF = ("score", "laid", "held", "bonus")
+SIMPLE_FORMS = ("yes-no", "outcome", "draw-cost", "cards-taken", "dealer", "winners", "most-wilds")
+MAPPING_FORMS = ("points", "counter", "reading", "claim", "deck")
+POINTS_OF = ("score", "bonus")         # besides the spec's own scoring terms
 QUESTION_KEYS = ("id", "topic", "ask", "form", "about", "links", "scenario", "meld", "for_each")
 
 
@@ -137,10 +137,11 @@ def check_questions(data: Any, where: str = "questions") -> dict:
             bad.append(f"{at}: meld: {{level, cards}}")
         if "scenario" in q and not isinstance(q["scenario"], Mapping):
             bad.append(f"{at}: scenario: a scenario mapping (docs/scenarios.md)")
-        if fname == "points":
-            arg = form["points"]
-            if not isinstance(arg, Mapping) or set(arg) != {"seat", "of"} or arg.get("of") not in POINTS_OF:
-                bad.append(f"{at}: form: points: {{seat: N, of: {'|'.join(POINTS_OF)}}}")
+        if fname in ("points", "counter"):
+            arg = form[fname]
+            if not isinstance(arg, Mapping) or set(arg) != {"seat", "of"} or not isinstance(arg.get("of"), str):
+                what = f"{'|'.join(POINTS_OF)}|a scoring term" if fname == "points" else "a counter"
+                bad.append(f"{at}: form: {fname}: {{seat: N, of: {what}}}")
         if fname == "claim" and (set(form) - {"claim", "as"} or form.get("as", "number") not in ("number", "check")):
             bad.append(f"{at}: form: {{claim: CLAUSE, as: number|check}}")
         about = q.get("about", [])
@@ -161,19 +162,15 @@ def check_questions(data: Any, where: str = "questions") -> dict:
 _findings_cache: dict[tuple, dict] = {}
 
 
-def _spec_source(spec: Spec) -> str:
-    return spec.game if spec.file.startswith("spec/") else spec.file
-
-
 def _spec_key(spec: Spec) -> tuple:
     """The spec file (by content) and the readings in force."""
-    src = _spec_source(spec)
+    from rulings.spec import spec_path
+
     try:
-        text = Path(src).read_bytes() if not spec.file.startswith("spec/") else \
-            Path(str(resources.files("rulings.games").joinpath(f"{spec.game}.yaml"))).read_bytes()
+        text = spec_path(spec.name).read_bytes()
     except OSError:
-        text = src.encode()
-    return src, hashlib.sha256(text).hexdigest(), tuple(sorted(spec.chosen.items()))
+        text = spec.name.encode()
+    return spec.name, hashlib.sha256(text).hexdigest(), tuple(sorted(spec.chosen.items()))
 
 
 def check_findings(spec: Spec) -> dict:
@@ -181,10 +178,9 @@ def check_findings(spec: Spec) -> dict:
     file as `rulings check` runs them (its adopted readings), once per file content."""
     from .run import run_checks
 
-    src = _spec_source(spec)
     key = _spec_key(spec)[:2]
     if key not in _findings_cache:
-        runs = run_checks(src, list(FINDING_KINDS))
+        runs = run_checks(spec.with_readings({}), list(FINDING_KINDS))
         _findings_cache[key] = {f.id: f for r in runs for f in r.findings}
     return _findings_cache[key]
 
@@ -315,15 +311,36 @@ def _cards_text(tokens) -> str:
     return " ".join(tokens) if tokens else "nothing"
 
 
-def _move_words(m: Mapping) -> str:
-    (kind, arg), = m.items()
-    if kind == "draw":
-        return "drawing from the stock"
-    if kind == "tick":
-        return f"taking a tick of {arg}"
-    if kind == "lay":
+def _move_words(spec: Spec, m: Mapping) -> str:
+    """A move as a gerund phrase: `drawing from the stock`, `laying 5 5 5`."""
+    (mid, arg), = m.items()
+    r = kernel.rules(spec)
+    decl = r.moves.get(mid)
+    if decl is None:
+        return f"{mid} {arg}"
+    if decl.mechanic == "draw":
+        if decl.f.get("units") is not None:
+            return f"taking a {mid} of {arg}"
+        if isinstance(arg, int):
+            return f"taking the top card of seat {arg}'s {next(iter(decl.f['from']))}"
+        return f"drawing from the {arg}"
+    if decl.mechanic == "lay":
         return "laying " + " ".join(str(x) for x in arg)
-    return f"discarding {arg}"
+    if decl.mechanic == "discard":
+        return f"discarding {arg}"
+    if decl.mechanic == "give":
+        return f"playing {decl.f['card']} on seat {arg}"
+    if decl.mechanic == "extend":
+        return f"adding {' '.join(map(str, arg['cards']))} to seat {arg['seat']}'s meld {arg['meld']}"
+    return f"moving every card of {arg} to the {decl.f['to']}"
+
+
+def _round_name(spec: Spec, e: Mapping) -> str:
+    """A round as players name it: by the level played together, else by its number."""
+    from rulings.simulate import grouping
+
+    by = grouping(spec)
+    return f"{by} {e[by]}" if by != "round" and by in e else f"round {e['round']}"
 
 
 def _seats(seats) -> str:
@@ -347,48 +364,89 @@ def _judge(spec: Spec, doc: Mapping, readings: Mapping | None = None):
     return scen, sc.judge(scen)
 
 
-def _level_end_text(j) -> str:
+def _round_end_text(spec: Spec, j) -> str:
     parts = []
-    for e in j.level_ends:
+    for e in j.round_ends:
+        name = _round_name(spec, e)
         if e.get("void"):
-            parts.append(f"level {e['level']} ends and counts for nothing")
+            parts.append(f"{name} ends and counts for nothing")
         elif e.get("went_out") is not None:
-            parts.append(f"seat {e['went_out']} goes out and level {e['level']} ends at once")
+            parts.append(f"seat {e['went_out']} goes out and {name} ends at once")
         else:
-            parts.append(f"level {e['level']} ends with nobody out, and is scored as it stands")
+            parts.append(f"{name} ends with nobody out, and is scored as it stands")
     return "; ".join(parts)
+
+
+def _phase_words(spec: Spec, phase: str) -> str:
+    r = kernel.rules(spec)
+    moves = [m for m in r.moves.values() if m.phase == phase]
+    moves.sort(key=lambda m: m.then == "end_turn")
+    return " or ".join(m.id for m in moves) or phase
 
 
 def _outcome(scen, j, short: bool = False) -> str:
     """What the moves did, in words (lower case, no final stop); `short`: only the
     first thing that happened."""
+    spec = j.spec
+    if j.legal is None:
+        step = j.undecided
+        return f"no clause decides what {_move_words(spec, step.move)} does ({step.question})"
     if not j.legal:
         step = j.refused
-        return f"{_move_words(step.move)} is refused: {step.why}"
+        return f"{_move_words(spec, step.move)} is refused: {step.why}"
     r = j.result
     out = []
-    if j.level_ends:
-        out.append(_level_end_text(j))
+    rules = kernel.rules(spec)
+    if j.round_ends:
+        out.append(_round_end_text(spec, j))
+        last = j.round_ends[-1]
         if r["phase"] == "over":
             out.append(f"the game is over and {_seats(r['winners'])} "
                        f"{'wins' if len(r['winners']) == 1 else 'share the win'}")
-        elif j.level_ends[-1].get("void") and r["level"] == j.level_ends[-1]["level"]:
-            out.append(f"level {r['level']} is dealt again")
         else:
-            out.append(f"play moves on to level {r['level']}, dealt by seat {r['dealer']}")
+            nxt = dict(last, round=r["round"], **{c.id: r[c.id] for c in rules.counters.values() if not c.each})
+            name = _round_name(spec, nxt)
+            if last.get("replayed"):
+                out.append(f"{name} is dealt again")
+            else:
+                out.append(f"play moves on to {name}, dealt by seat {r['dealer']}")
         return out[0] if short else "; ".join(out)
     before = scen.state
-    if r["reshuffles"] > before.reshuffles:
-        made = len(before.face_up) - len(r["face_up"])
-        out.append(f"the stock is remade from {_plural(made, 'face-up card')}, the top one staying face up")
-    if not r["stock"]:
-        out.append("the stock is left empty for now")
-    out.append(f"play goes on with seat {r['to_play']} to {'draw' if r['phase'] == 'draw' else 'lay or discard'}")
+    stock = rules.stock
+    if stock is not None and r["reshuffles"] > before.reshuffles:
+        sources = rules.get("stock_empty.from") or []
+        made = sum(codec_size(before, x["zone"]) - codec_size_doc(rules, r, x["zone"]) for x in sources)
+        labels = [x["zone"].replace("_", "-") for x in sources]
+        what = (_plural(made, f"{labels[0]} card") if len(labels) == 1 and not labels[0].endswith("s")
+                else f"{_plural(made, 'card')} of the {_and(labels)}")
+        kept = {x.get("keep", 0) for x in sources}
+        keeps = ""
+        if kept == {1}:
+            faces = {rules.zones[x["zone"]].face for x in sources}
+            keeps = ", the top one staying" + (" face up" if faces == {"up"} else "")
+        out.append(f"the {stock.id} is remade from {what}{keeps}")
+    if stock is not None and not r[stock.id]:
+        out.append(f"the {stock.id} is left empty for now")
+    out.append(f"play goes on with seat {r['to_play']} to {_phase_words(spec, r['phase'])}")
     return out[0] if short else "; ".join(out)
+
+
+def codec_size(state, zid: str) -> int:
+    z = kernel.rules(state.spec).zones[zid]
+    v = state.zones[z.index]
+    return sum(len(x) for x in v) if z.each else len(v)
+
+
+def codec_size_doc(rules, doc: Mapping, zid: str) -> int:
+    z = rules.zones[zid]
+    v = doc.get(zid, [])
+    return sum(len(x) for x in v) if z.each else len(v)
 
 
 def _alt_text(main_j, main_text: str, alt_scen, alt_j) -> str:
     """What another reading would rule, against what the spec's reading rules."""
+    if alt_j.legal is None:
+        return f"no clause would decide it ({alt_j.undecided.question})"
     if not alt_j.legal:
         return f"it would be refused: {alt_j.refused.why}"
     text = _outcome(alt_scen, alt_j)
@@ -447,7 +505,10 @@ def _permitting_clause(spec: Spec, about, j) -> str | None:
 
 
 def _verdict_sentence(spec: Spec, scen, j, about) -> str:
-    moves = [_move_words(m) for m in scen.raw_moves]
+    moves = [_move_words(spec, m) for m in scen.raw_moves]
+    if j.legal is None:
+        k = next(i for i, s in enumerate(j.steps) if s.legal is None)
+        return f"{_sentence(moves[k])}: no clause of the spec decides it ({j.steps[k].question})."
     if not j.legal:
         k = next(i for i, s in enumerate(j.steps) if not s.legal)
         before = f"After {', then '.join(moves[:k])}, " if k else ""
@@ -455,7 +516,9 @@ def _verdict_sentence(spec: Spec, scen, j, about) -> str:
         return f"{before}{what} is not allowed: {j.steps[k].why}."
     cid = _permitting_clause(spec, about, j)
     says = f": {_lower_first(_first_sentence(spec.clauses[cid].says))} ({ref(cid)})" if cid else ""
-    then = f" {_sentence(_outcome(scen, j))}." if j.level_ends or not j.state or j.state.phase != "play" else ""
+    rules = kernel.rules(spec)
+    ends = {m.phase for m in rules.moves.values() if m.then == "end_turn"}
+    then = f" {_sentence(_outcome(scen, j))}." if j.round_ends or not j.state or j.state.phase not in ends else ""
     return f"{_sentence(', then '.join(moves))} is allowed{says}.{then}"
 
 
@@ -473,70 +536,127 @@ def _lay_toks(spec: Spec, lay) -> list[str]:
 def scenario_example(spec: Spec, scen, j) -> dict:
     st = scen.state
     me = st.current
-    phase = {"draw": "about to draw", "play": "has drawn and may lay, then must discard", "over": "-"}[st.phase]
-    setting = (f"{st.n} players, seat {st.dealer} deals. Level {st.level}, "
-               f"{_plural(st.turns_finished, 'turn')} finished; seat {me} to play, {phase}.")
-    rows = [{"label": f"Seat {me} holds", "cards": _toks(spec, st.players[me].hand)}]
-    for seat, p in enumerate(st.players):
-        if p.lays:
-            rows.append({"label": f"Seat {seat} has laid", "melds": [_lay_toks(spec, lay) for lay in p.lays]})
-    for seat, p in enumerate(st.players):
-        if seat != me and j.level_ends and sum(p.hand):
-            rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, p.hand)})
-    face = _lay_toks(spec, st.face_up)
-    rows.append({"label": "Face-up pile, top card last", "cards": face[-6:], "more": max(0, len(face) - 6)})
-    stock = {"label": "Stock, top card last", "count": len(st.stock)}
-    raw_stock = scen.data.get("stock")
-    top = raw_stock.get("top") if isinstance(raw_stock, Mapping) else (raw_stock if len(st.stock) <= 6 else None)
-    if top:
-        stock["cards"] = [spec.cards.parse([str(t)])[0].token for t in (top.split() if isinstance(top, str) else top)]
+    r = kernel.rules(spec)
+    starts = r.get("turn.starts_with")
+    if st.phase == "over":
+        phase = "-"
+    elif st.phase == starts:
+        phase = f"about to {_phase_words(spec, st.phase)}"
     else:
-        stock["label"] = "Stock"
-    rows.append(stock)
-    r = engine.rules(spec)
+        phase = f"may {_phase_words(spec, st.phase)}"
+    shared = [f"{c.id.capitalize()} {st.counter(c.id)}" for c in r.counters.values() if not c.each]
+    setting = (f"{st.players} players, seat {st.dealer} deals. {', '.join(shared) + ', ' if shared else ''}"
+               f"{_plural(st.turns_finished, 'turn')} finished; seat {me} to play, {phase}.")
+    hand = r.hand.id
+    rows = [{"label": f"Seat {me} holds", "cards": _toks(spec, st.hand(me))}]
+    for z in r.zones.values():
+        if z.kind == "melds" and z.each:
+            for seat in range(st.players):
+                groups = st.zone(z.id, seat)
+                if groups:
+                    rows.append({"label": f"Seat {seat} has laid", "melds": [_lay_toks(spec, g) for g in groups]})
+    for seat in range(st.players):
+        if seat != me and j.round_ends and sum(st.hand(seat)):
+            rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, st.hand(seat))})
+    for z in r.zones.values():
+        if z.kind != "pile" or z.each:
+            continue
+        pile = st.zone(z.id)
+        if z.face == "up":
+            face = _lay_toks(spec, pile)
+            rows.append({"label": f"The {z.id} pile, top card last", "cards": face[-6:], "more": max(0, len(face) - 6)})
+            continue
+        row = {"label": f"The {z.id}, top card last", "count": len(pile)}
+        raw = scen.data.get(z.id)
+        top = raw.get("top") if isinstance(raw, Mapping) else (raw if len(pile) <= 6 else None)
+        if top:
+            row["cards"] = [spec.cards.parse([str(t)])[0].token for t in (top.split() if isinstance(top, str) else top)]
+        else:
+            row["label"] = f"The {z.id}"
+        rows.append(row)
     notes = []
-    if any(p.chips != r.chips for p in st.players):
-        notes.append("chips: " + ", ".join(f"seat {i} {p.chips}" for i, p in enumerate(st.players)))
-    if any(p.score for p in st.players):
-        notes.append("scores so far: " + ", ".join(f"seat {i} {p.score}" for i, p in enumerate(st.players)))
-    if st.exact_deals and any(st.exact_deals):
-        notes.append(f"seat {st.dealer} dealt exactly the cards the deal needs")
+    for c in r.counters.values():
+        if not c.each:
+            continue
+        values = [st.counter(c.id, i) for i in range(st.players)]
+        if any(v != c.start for v in values):
+            what = f"{c.id} so far" if c.id == r.get("scoring.into") else c.id
+            notes.append(f"{what}: " + ", ".join(f"seat {i} {v}" for i, v in enumerate(values)))
+    for i in r.inputs.values():
+        if st.input(i.id):
+            notes.append(f"{i.id.replace('_', ' ')}: true this round")
     if st.lays_this_turn:
         notes.append(f"seat {me} has already laid {_plural(st.lays_this_turn, 'time')} this turn")
     steps = []
-    for s in j.steps:
-        (kind, arg), = s.move.items()
-        cards = [str(x) for x in arg] if kind == "lay" else ([str(arg)] if kind == "discard" else [])
-        steps.append({"move": _move_words(s.move), "cards": cards, "legal": s.legal,
-                      "verdict": "allowed" if s.legal else f"refused: {s.why}",
-                      "clauses": list(s.clauses)})
-    if j.legal and not j.level_ends and j.state is not None:
-        after = j.state.players[me]
-        if after.hand != st.players[me].hand:
-            rows.append({"label": f"Afterwards seat {me} holds", "cards": _toks(spec, after.hand), "after": True})
+    for s_ in j.steps:
+        (mid, arg), = s_.move.items()
+        mech = r.moves[mid].mechanic if mid in r.moves else ""
+        cards = [str(x) for x in arg] if mech == "lay" else ([str(arg)] if mech == "discard" else [])
+        verdict = {True: "allowed", False: f"refused: {s_.why}", None: f"undecided: {s_.question}"}[s_.legal]
+        steps.append({"move": _move_words(spec, s_.move), "cards": cards, "legal": s_.legal,
+                      "verdict": verdict, "clauses": list(s_.clauses)})
+    if j.legal and not j.round_ends and j.state is not None:
+        after = j.state.hand(me)
+        if after != st.hand(me):
+            rows.append({"label": f"Afterwards seat {me} holds", "cards": _toks(spec, after), "after": True})
     scores = []
-    if j.legal and j.level_ends:
+    if j.legal and j.round_ends:
         res = j.state.results[0]
-        e = j.level_ends[0]
-        for seat in range(st.n):
-            scores.append({"seat": seat, "laid": [spec.cards.types[t].token for t in res.laid[seat]],
-                           "laid_points": e["laid_points"][seat], "held": _toks(spec, res.hands[seat]),
-                           "held_points": e["hand_points"][seat], "bonus": e["bonus"][seat],
-                           "score": e["scores"][seat]})
+        e = j.round_ends[0]
+        terms = r.get("scoring.terms") or {}
+        for seat in range(st.players):
+            row = {"seat": seat, "terms": []}
+            for name, expr in terms.items():
+                zid = expr[len("points("):-1] if isinstance(expr, str) and expr.startswith("points(") else None
+                cards = None
+                if zid == hand:
+                    cards = _toks(spec, res.hands[seat])
+                elif r.lay_move() is not None and zid == r.lay_move().f["to"]:
+                    cards = [spec.cards.types[t].token for t in res.laid[seat]]
+                row["terms"].append({"name": name, "zone": zid, "cards": cards, "points": e[name][seat]})
+            row["bonus"] = e.get("bonus", [0] * st.players)[seat]
+            row["score"] = e["scores"][seat]
+            scores.append(row)
+    from rulings.simulate import grouping
+
     return {"kind": "scenario", "setting": setting, "notes": notes, "rows": rows, "steps": steps,
-            "result": _sentence(_outcome(scen, j)) + ".", "scores": scores}
+            "result": _sentence(_outcome(scen, j)) + ".", "scores": scores, "round_word": grouping(spec)}
 
 
 # ---- forms of the answer, for a judged scenario -----------------------------------------
 
 
+def _counts_against(rules, term: str) -> bool:
+    """Whether a scoring term lowers the round's score (it is subtracted)."""
+    env = {n: 0 for n in rules.terms}
+    base = rules.score_expr.evaluate(dict(rules.spec.params, **env))
+    env[term] = 1
+    return rules.score_expr.evaluate(dict(rules.spec.params, **env)) < base
+
+
 def _score_line(spec: Spec, ex: dict, seat: int) -> str:
-    row = next(s for s in ex["scores"] if s["seat"] == seat)
-    laid = f"laid {_cards_text(row['laid'])} ({row['laid_points']} points)" if row["laid"] else "laid nothing"
-    held = f"holds {_cards_text(row['held'])} ({row['held_points']} points)" if row["held"] else "holds nothing"
+    """How a seat's round score adds up: the cards behind each term, then the scoring
+    expression with the terms' values put in."""
+    rules = kernel.rules(spec)
+    row = next(x for x in ex["scores"] if x["seat"] == seat)
+    parts = []
+    values = {}
+    for t in row["terms"]:
+        values[t["name"]] = t["points"]
+        zone = rules.zones.get(t.get("zone") or "")
+        if t["cards"] is None or zone is None:
+            parts.append(f"{t['name'].replace('_', ' ')} {t['points']}")
+        elif zone.kind == "melds":
+            parts.append(f"laid {_cards_text(t['cards'])} ({t['points']} points)" if t["cards"] else "laid nothing")
+        else:
+            parts.append(f"holds {_cards_text(t['cards'])} ({t['points']} points)" if t["cards"] else "holds nothing")
+    sum_text = str(rules.get("scoring.round"))
+    for name in sorted(values, key=len, reverse=True):
+        sum_text = re.sub(rf"\b{re.escape(name)}\b", str(values[name]), sum_text)
+    sum_text = sum_text.replace(" - ", " − ")
     bonus = f" + {row['bonus']} bonus" if row["bonus"] else ""
-    return (f"When the level ends seat {seat} has {laid} and {held}: "
-            f"{row['laid_points']} − {row['held_points']}{bonus} = {_signed(row['score'])}")
+    return (f"When the {ex.get('round_word', 'round')} ends seat {seat} has {_and(parts)}: "
+            f"{sum_text}{bonus} = {_signed(row['score'])}")
 
 
 def _scenario_answer(spec: Spec, q: Mapping, scen, j, ex: dict) -> tuple[str, str, Any]:
@@ -559,57 +679,73 @@ def _scenario_answer(spec: Spec, q: Mapping, scen, j, ex: dict) -> tuple[str, st
         cid = _permitting_clause(spec, about, j)
         rule = f" {_sentence(_first_sentence(spec.clauses[cid].says))} ({ref(cid)})." if cid else ""
         return _sentence(_outcome(scen, j, short=True)), _sentence(full) + "." + rule, full
-    if name in ("tick-cost", "face-up-taken"):
-        need(j.legal and not j.level_ends and scen.raw_moves and "tick" in scen.raw_moves[-1], "a legal tick")
-        k = scen.raw_moves[-1]["tick"]
+    rules = kernel.rules(spec)
+    if name in ("draw-cost", "cards-taken"):
+        last = next(iter(scen.raw_moves[-1])) if scen.raw_moves else None
+        decl = rules.moves.get(last)
+        need(j.legal and not j.round_ends and decl is not None and decl.mechanic == "draw"
+             and decl.f.get("units") is not None, "a legal draw of chosen units")
+        k = scen.raw_moves[-1][last]
         after = j.state
-        paid = st.players[me].chips - after.players[me].chips
-        gained = sum(after.players[me].hand) - sum(st.players[me].hand)
-        taken = _lay_toks(spec, st.face_up[len(after.face_up):])
-        from_stock = gained - len(taken)
-        if name == "tick-cost":
-            sentence = (f"Seat {me} pays {_plural(paid, 'chip')} for a tick of {k} ({st.players[me].chips} chips "
-                        f"before, {after.players[me].chips} after) and gets {_plural(gained, 'card')}: the face-up "
-                        f"{_and(taken)} and {from_stock} from the stock.")
-            return f"{_plural(paid, 'chip')} for {_plural(gained, 'card')}", sentence, {"chips": paid, "cards": gained}
-        rest = _lay_toks(spec, after.face_up)
+        cost = decl.f.get("cost") or {}
+        paid = {cnt: st.counter(cnt, me) - after.counter(cnt, me) for cnt in cost}
+        gained = sum(after.hand(me)) - sum(st.hand(me))
+        up = [zid for zid in decl.f["from"] if rules.zones[zid].face == "up"]
+        taken = _lay_toks(spec, st.zone(up[0])[len(after.zone(up[0])):]) if up else []
+        from_rest = gained - len(taken)
+        if name == "draw-cost":
+            prices = [f"{_plural(v, cnt.rstrip('s'))}" for cnt, v in paid.items()]
+            counts = "; ".join(f"{st.counter(cnt, me)} {cnt} before, {after.counter(cnt, me)} after" for cnt in paid)
+            stock = rules.stock.id if rules.stock is not None else "other piles"
+            got = (f"the {up[0].replace('_', '-')} {_and(taken)} and {from_rest} from the {stock}" if taken
+                   else f"{from_rest} from the {stock}")
+            sentence = (f"Seat {me} pays {_and(prices) or 'nothing'} for a {last} of {k} ({counts}) and gets "
+                        f"{_plural(gained, 'card')}: {got}.")
+            short = _and(prices) or "Nothing"
+            return f"{short} for {_plural(gained, 'card')}", sentence, {**paid, "cards": gained}
+        rest = _lay_toks(spec, after.zone(up[0])) if up else []
         top_first = list(reversed(taken))
-        sentence = (f"A tick of {k} takes the top {_plural(k, 'card')} of the face-up pile, {_and(top_first)}, "
-                    f"the last {'one' if k == 1 else str(k)} discarded; {_cards_text(rest)} stay"
+        pile = (up[0] if up else "").replace("_", "-")
+        sentence = (f"A {last} of {k} takes the top {_plural(k, 'card')} of the {pile} pile, "
+                    f"{_and(top_first)}, the last {'one' if k == 1 else str(k)} put there; {_cards_text(rest)} stay"
                     f"{'s' if len(rest) == 1 else ''} in the pile.")
         return f"The top {k}: {_and(top_first)}", sentence, top_first
     if name == "points":
-        need(j.legal and bool(j.level_ends), "a move that ends the level")
+        need(j.legal and bool(j.round_ends), "a move that ends the round")
         seat, of = form["points"]["seat"], form["points"]["of"]
-        key = {"score": "score", "laid": "laid_points", "held": "held_points", "bonus": "bonus"}[of]
-        row = next(s for s in ex["scores"] if s["seat"] == seat)
-        value = row[key]
+        row = next(x for x in ex["scores"] if x["seat"] == seat)
+        terms = {t["name"]: t["points"] for t in row["terms"]}
+        need(of in terms or of in POINTS_OF, f"`of` one of {', '.join(list(POINTS_OF) + list(terms))}")
+        value = row[of] if of in POINTS_OF else terms[of]
         answer = f"{_signed(value)} points" if of == "score" else _plural(value, "point")
-        if of == "held":
+        if of in terms and _counts_against(rules, of):
             answer += " against"
         return answer, _score_line(spec, ex, seat) + ".", value
-    if name == "chips":
-        seat = form["chips"]
-        need(j.legal, "a legal move")
-        value = j.result["chips"][seat]
-        sentence = (f"Seat {seat} has {_plural(st.players[seat].chips, 'chip')} at level {st.level} and "
-                    f"{_plural(value, 'chip')} at level {j.result['level']}: "
-                    f"{_outcome(scen, j)}.")
-        return _plural(value, "chip"), _sentence(sentence), value
+    if name == "counter":
+        seat, cnt = form["counter"]["seat"], form["counter"]["of"]
+        need(j.legal and cnt in rules.counters, f"a legal move and a counter ({', '.join(rules.counters)})")
+        value = j.result[cnt][seat] if rules.counters[cnt].each else j.result[cnt]
+        before = st.counter(cnt, seat)
+        names = (_round_name(spec, {"round": st.round, **{c.id: st.counter(c.id) for c in rules.counters.values()
+                                                          if not c.each}}),
+                 _round_name(spec, j.result))
+        sentence = f"Seat {seat} has {before} {cnt} at {names[0]} and {value} {cnt} at {names[1]}: {_outcome(scen, j)}."
+        return f"{value} {cnt}", _sentence(sentence), value
     if name == "dealer":
-        need(j.legal and bool(j.level_ends), "a move that ends the level")
+        need(j.legal and bool(j.round_ends), "a move that ends the round")
         new, old = j.result["dealer"], st.dealer
-        r = engine.rules(spec)
-        side = {"left": "to the left of", "right": "to the right of"}.get(r.dealer_next)
+        side = {"left": "to the left of", "right": "to the right of"}.get(rules.get("dealer.next"))
         who = f"Seat {new}, the player {side} seat {old}" if side and new != old else f"Seat {new}"
-        sentence = f"Level {st.level} was dealt by seat {old}; {_outcome(scen, j)}."
+        sentence = f"{_sentence(_round_name(spec, j.round_ends[0]))} was dealt by seat {old}; {_outcome(scen, j)}."
         return who, _sentence(sentence), new
     if name == "winners":
         need(j.legal and j.result["phase"] == "over", "a move that ends the game")
         w = j.result["winners"]
-        totals = ", ".join(f"seat {i} {s}" for i, s in enumerate(j.result["scores"]))
+        into = rules.get("scoring.into")
+        totals = ", ".join(f"seat {i} {x}" for i, x in enumerate(j.result[into])) if into else ""
         answer = f"Seat {w[0]}" if len(w) == 1 else f"{_sentence(_seats(w))}, who share the win"
-        sentence = f"After level {st.level} the totals are {totals}; {_outcome(scen, j)}."
+        sentence = (f"After {_round_name(spec, j.round_ends[-1])} the totals are {totals}; {_outcome(scen, j)}."
+                    if totals else f"{_sentence(_outcome(scen, j))}.")
         return answer, _sentence(sentence), list(w)
     if name == "reading":
         cid = form["reading"]
@@ -700,7 +836,7 @@ def _meld_flags(spec: Spec, level: int, hand, legal: bool) -> list[Flag]:
         for name in c.readings:
             if name == spec.chosen[cid]:
                 continue
-            alt = engine.alt_spec(spec, cid, name)
+            alt = kernel.alt_spec(spec, cid, name)
             v = reference.decide(alt, alt.contract(level=level), hand)
             if v.legal != legal:
                 cards = " ".join(spec.cards.tokens(hand))
@@ -825,7 +961,7 @@ def _wild_entries(spec: Spec, q: Mapping, findings: Mapping) -> list[Entry]:
 # claims and the deck
 
 
-CLAIM_VALUES = {"fewest_ticks": ("fewest_ticks", "tick"), "deal_cards": ("deal_cards", "card"),
+CLAIM_VALUES = {"fewest_units": ("fewest_units", "unit"), "deal_cards": ("deal_cards", "card"),
                 "score": ("score", "point")}
 
 
@@ -841,6 +977,8 @@ def _claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     if what not in CLAIM_VALUES:
         raise FaqError([f"{q['id']}: claims of kind {what!r} have no value to answer with"])
     key, unit = CLAIM_VALUES[what]
+    if what == "fewest_units":
+        unit = str(args["move"])
     value = f.witness[key]
     holds = f.extra.get("holds")
     if as_ == "number":
@@ -860,11 +998,9 @@ def _claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
         clauses.append(cb)
     replay = (f.witness or {}).get("replay")
     if replay:
-        state = engine.State.from_json(replay["state"], spec)
-        moves = [engine.move_from_json(m) for m in replay["moves"]]
-        doc = sc.to_scenario(state, moves)
+        doc = dict(replay["scenario"])
         doc.pop("readings", None)         # the spec's own, as for every other entry
-        doc["game"] = spec.game
+        doc["game"] = spec.name
         scen, j = _judge(spec, doc)
         ex = scenario_example(spec, scen, j)
         ex["setting"] = f"{ex['setting']} Found by {f.method}."
@@ -880,7 +1016,9 @@ def _claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
 def _deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     arg = q["form"]["deck"]
     players, card = arg.get("players"), arg.get("card")
-    r = engine.rules(spec)
+    r = kernel.rules(spec)
+    pack_clause, pack = spec.rule("pack")
+    decks_clause = spec.rule("decks")[0]
 
     def count(s: Spec):
         deck = s.deck(players)
@@ -890,14 +1028,16 @@ def _deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
 
     value = count(spec)
     deck = spec.deck(players)
-    packs = r.packs(players)
+    packs = next(int(row["packs"]) for row in spec.rule("decks")[1]
+                 if row["players"][0] <= players <= row["players"][1])
+    per_pack = len(r.deck(players)) // packs
     listing = ", ".join(f"{n} × {t.token}" for t, n in zip(spec.cards.types, deck) if n)
     what = _plural(value, "card") if card is None else \
         _plural(value, spec.cards.describe(spec.cards.parse([str(card)])[0]))
-    sentence = (f"With {players} players the deck is {_plural(packs, 'pack')} of {sum(r.pack)} cards, "
+    sentence = (f"With {players} players the deck is {_plural(packs, 'pack')} of {per_pack} cards, "
                 f"{sum(deck)} cards in all: {listing}.")
     flags = []
-    for cid in (r.c("pack"), r.c("decks")):
+    for cid in (pack_clause, decks_clause):
         c = spec.clauses.get(cid)
         if c is None:
             continue
@@ -905,7 +1045,7 @@ def _deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
             other = {}
             for name in c.readings:
                 if name != spec.chosen[cid]:
-                    n = count(engine.alt_spec(spec, cid, name))
+                    n = count(kernel.alt_spec(spec, cid, name))
                     if n != value:
                         other[name] = f"the answer would be {n}"
             if other:
@@ -913,11 +1053,11 @@ def _deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
         elif c.assumption:
             flags.append(Flag(cid, "assumption", None, c.says, {}, True))
     ruling = " ".join([sentence] + _reading_sentences(spec, flags))
-    ex = {"kind": "deck", "setting": f"The deck for {players} players, as the clauses {r.c('pack')} and "
-                                     f"{r.c('decks')} build it.",
+    ex = {"kind": "deck", "setting": f"The deck for {players} players, as the clauses {pack_clause} and "
+                                     f"{decks_clause} build it.",
           "rows": [{"label": "Each card, with how many the deck holds",
                     "cards": [{"card": t.token, "count": n} for t, n in zip(spec.cards.types, deck) if n]}]}
-    clauses = list(q.get("about", [])) + [r.c("pack"), r.c("decks")] + [f.clause for f in flags]
+    clauses = list(q.get("about", [])) + [pack_clause, decks_clause] + [f.clause for f in flags]
     scenario = {"players": players, **({"card": str(card)} if card else {}), "deck": {
         t.token: n for t, n in zip(spec.cards.types, deck) if n}}
     return Entry(q["id"], q["topic"], " ".join(q["ask"].split()), what if card else _plural(value, "card"), ruling,

@@ -112,12 +112,19 @@ def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
     if ex.get("result"):
         out += ["", f"Result: {ex['result']}"]
     if ex.get("scores"):
-        out += ["", "| seat | laid | held | bonus | level score |", "|---|---|---|---|---|"]
+        names = [t["name"].replace("_", " ") for t in ex["scores"][0]["terms"]]
+        out += ["", "| seat | " + " | ".join(names) + " | bonus | round score |",
+                "|---|" + "---|" * len(names) + "---|---|"]
         for r in ex["scores"]:
-            laid = f"{' '.join(r['laid'])} ({r['laid_points']})" if r["laid"] else "— (0)"
-            held = f"{' '.join(r['held'])} ({r['held_points']})" if r["held"] else "— (0)"
-            out.append(f"| {r['seat']} | {laid} | {held} | {r['bonus']} | {r['score']:+d} |")
+            cells = [_term_cell(t, lambda x: x) for t in r["terms"]]
+            out.append(f"| {r['seat']} | " + " | ".join(cells) + f" | {r['bonus']} | {r['score']:+d} |")
     return out
+
+
+def _term_cell(t: dict, esc) -> str:
+    if t["cards"] is None:
+        return str(t["points"])
+    return f"{esc(' '.join(t['cards']))} ({t['points']})" if t["cards"] else "— (0)"
 
 
 def markdown(faq: Faq) -> str:
@@ -311,13 +318,14 @@ def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
     if ex.get("result"):
         out.append(f'<p class="result">{escape(ex["result"])}</p>')
     if ex.get("scores"):
-        out.append('<div class="scroll"><table class="scores"><thead><tr><th>Seat</th><th>Laid</th><th>Held</th>'
-                   '<th>Bonus</th><th>Score</th></tr></thead><tbody>')
+        names = [t["name"].replace("_", " ") for t in ex["scores"][0]["terms"]]
+        out.append('<div class="scroll"><table class="scores"><thead><tr><th>Seat</th>'
+                   + "".join(f"<th>{escape(n[:1].upper() + n[1:])}</th>" for n in names)
+                   + '<th>Bonus</th><th>Score</th></tr></thead><tbody>')
         for r in ex["scores"]:
-            laid = f"{escape(' '.join(r['laid']))} ({r['laid_points']})" if r["laid"] else "— (0)"
-            held = f"{escape(' '.join(r['held']))} ({r['held_points']})" if r["held"] else "— (0)"
+            cells = "".join(f"<td>{_term_cell(t, escape)}</td>" for t in r["terms"])
             score = f"{r['score']:+d}".replace("-", "−")
-            out.append(f'<tr><td>{r["seat"]}</td><td>{laid}</td><td>{held}</td><td class="n">{r["bonus"]}</td>'
+            out.append(f'<tr><td>{r["seat"]}</td>{cells}<td class="n">{r["bonus"]}</td>'
                        f'<td class="n"><b>{score}</b></td></tr>')
         out.append("</tbody></table></div>")
     out.append("</section>")

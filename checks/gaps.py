@@ -1,12 +1,14 @@
 """What: is there a reachable situation that no rulebook clause decides?
 
-How: explicit-state exploration with the engine. Seeded games of the smallest tables are
+How: explicit-state exploration with the kernel. Seeded games of the smallest tables are
 played move by move (greedy and random players); every move is applied with
-`engine.apply_traced`, which says which assumption clauses the outcome rested on. The
-first time an assumption decides something is a gap in the rulebook, reached by the
-trace from the deal that led there (seed, players, moves), which the engine replays. A
-state where play cannot go on (no legal move, or the engine cannot decide) is a gap no
-clause fills: unresolved.
+`kernel.apply_traced`, which says which assumption clauses the outcome rested on.
+
+- Where the kernel raises `Undecided`, no clause at all decides what happens: a gap
+  nobody has settled, unresolved, with the trace from the deal that reaches it.
+- The first time a named assumption decides something is a gap in the rulebook that the
+  spec has settled: resolved by that assumption, with its trace.
+- A state where play cannot go on (no legal move) is a dead end: unresolved.
 
 Exploration is bounded (named configurations, a move budget per game); assumptions the
 exploration never reached are listed in the note, not claimed absent.
@@ -15,53 +17,68 @@ from __future__ import annotations
 
 import time
 
-from rulings import engine, players as agents
-from rulings.spec import load
+from rulings import kernel, players as agents
+from rulings.kernel.codec import move_to_doc, move_words
+from rulings.kernel.vocabulary import question
+from rulings.spec import Spec
 
 from .findings import Finding
 
 CONFIGS = [(2, "greedy"), (2, "random"), (3, "random"), (4, "greedy")]
 
 
-def _render(spec, state: engine.State, move) -> str:
-    tok = lambda ts: " ".join(spec.cards.types[t].token for t in ts)  # noqa: E731
-    who = f"level {state.level}, seat {state.current}"
-    if isinstance(move, engine.Draw):
-        return f"{who}: draw " + ("from the stock" if move.kind == "stock" else f"a tick of {move.count}")
-    if isinstance(move, engine.Lay):
-        return f"{who}: lay {tok(move.cards)}"
-    return f"{who}: discard {tok([move.card])}"
+def _render(spec, state: kernel.State, move) -> str:
+    return f"round {state.round}, seat {state.current}: {move_words(spec, move)}"
 
 
-def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: dict, dead: list, differs: dict):
-    """Play one seeded game; record the first move each assumption decided, and the first
-    move whose outcome another reading of a clause would change."""
+def _configs(spec: Spec) -> list[tuple[int, str]]:
+    lo, hi = kernel.rules(spec).players_range()
+    out = []
+    for n, kind in CONFIGS:
+        n = min(max(n, lo), hi)
+        if (n, kind) not in out:
+            out.append((n, kind))
+    return out
+
+
+def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: dict, dead: list, differs: dict,
+            open_: dict):
+    """Play one seeded game; record the first move each assumption decided, the first move
+    whose outcome another reading of a clause would change, and where no clause decides."""
     agent = agents.GreedyPlayer() if kind == "greedy" else agents.RandomPlayer(seed)
-    state, bases = engine.new_game_traced(spec, n_players, seed)
+    where = dict(seed=seed, players=n_players, player=kind)
+    try:
+        state, bases = kernel.new_game_traced(spec, n_players, seed)
+    except kernel.Undecided as e:
+        open_.setdefault(e.question, dict(where, moves=[], trace=["the deal"], field=e.field, detail=e.detail))
+        return 0
     moves, shown = [], []
     for b in bases:
-        seen.setdefault(b.clause, dict(seed=seed, players=n_players, player=kind, moves=[], trace=[],
-                                       decided=b.decided, part=b.part))
+        seen.setdefault(b.clause, dict(where, moves=[], trace=[], decided=b.decided, part=b.part))
     for _ in range(max_moves):
         if state.over:
             return len(moves)
+        move = None
         try:
-            options = engine.legal_moves(state)
+            options = kernel.legal_moves(state)
             if not options:
-                dead.append(dict(seed=seed, players=n_players, player=kind, moves=list(moves), trace=list(shown),
+                dead.append(dict(where, moves=list(moves), trace=list(shown),
                                  why="no legal move in a state that is not over"))
                 return len(moves)
             move = agent.choose(state)
-            result, bases = engine.apply_traced(state, move)
-        except engine.EngineError as e:
-            dead.append(dict(seed=seed, players=n_players, player=kind, moves=list(moves), trace=list(shown),
-                             why=f"the engine cannot decide: {e}"))
+            result, bases = kernel.apply_traced(state, move)
+        except kernel.Undecided as e:
+            trace = list(shown) + ([_render(spec, state, move)] if move is not None else [])
+            done = list(moves) + ([move_to_doc(spec, move)] if move is not None else [])
+            hit = open_.get(e.question)
+            if hit is None or len(hit["moves"]) > len(done):
+                open_[e.question] = dict(where, moves=done, trace=trace, field=e.field, detail=e.detail)
             return len(moves)
-        moves.append(move.to_json())
+        moves.append(move_to_doc(spec, move))
         shown.append(_render(spec, state, move))
         for b in bases:
-            found = dict(seed=seed, players=n_players, player=kind, moves=list(moves), trace=list(shown),
-                         decided=b.decided, part=b.part, reading=b.reading)
+            found = dict(where, moves=list(moves), trace=list(shown), decided=b.decided, part=b.part,
+                         reading=b.reading)
             if b.clause in spec.clauses and spec.clauses[b.clause].assumption:
                 if b.clause not in seen or len(seen[b.clause]["moves"]) > len(moves):
                     seen[b.clause] = found
@@ -69,9 +86,9 @@ def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: di
                 key = (b.clause, other)
                 if key not in differs or len(differs[key]["moves"]) > len(moves):
                     differs[key] = dict(found, otherwise=outcome,
-                                        outcome="refused" if isinstance(result, engine.Refusal) else "legal")
-        if isinstance(result, engine.Refusal):   # players choose legal moves; a refusal is a bug
-            dead.append(dict(seed=seed, players=n_players, player=kind, moves=list(moves), trace=list(shown),
+                                        outcome="refused" if isinstance(result, kernel.Refusal) else "legal")
+        if isinstance(result, kernel.Refusal):   # players choose legal moves; a refusal is a bug
+            dead.append(dict(where, moves=list(moves), trace=list(shown),
                              why=f"a legal move was refused: {result.why}"))
             return len(moves)
         state = result
@@ -81,40 +98,63 @@ def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: di
 _explored: dict = {}
 
 
-def exploration(game: str, games_per_config: int = 2, max_moves: int = 3000, progress=None) -> dict:
-    """Seeded play of the named configurations, recording what rested on assumptions and
-    where readings would have changed an outcome (cached per game and bound)."""
-    key = (game, games_per_config, max_moves)
-    if key in _explored:
+def exploration(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None) -> dict:
+    """Seeded play of the named configurations, recording what rested on assumptions,
+    where readings would have changed an outcome, and where no clause decides (cached
+    per spec and bound)."""
+    key = (spec.name, tuple(sorted(spec.chosen.items())), games_per_config, max_moves)
+    if key in _explored and _explored[key]["spec"] is spec:
         return _explored[key]
-    spec = load(game)
     t0 = time.perf_counter()
     seen: dict = {}
     dead: list = []
     differs: dict = {}
+    open_: dict = {}
     total = 0
-    for n_players, kind in CONFIGS:
+    configs = _configs(spec)
+    for n_players, kind in configs:
         for seed in range(games_per_config):
             if progress:
                 progress(f"exploring: {n_players} players, {kind} play, seed {seed}")
-            total += explore(spec, n_players, kind, seed, max_moves, seen, dead, differs)
-    method = (f"explicit-state exploration with the engine: {games_per_config} seeded game(s) for each of "
-              + ", ".join(f"{n} players {k}" for n, k in CONFIGS) + f", at most {max_moves} moves each "
+            total += explore(spec, n_players, kind, seed, max_moves, seen, dead, differs, open_)
+    method = (f"explicit-state exploration with the kernel: {games_per_config} seeded game(s) for each of "
+              + ", ".join(f"{n} players {k}" for n, k in configs) + f", at most {max_moves} moves each "
               f"({total} moves in all)")
-    _explored[key] = out = dict(spec=spec, seen=seen, dead=dead, differs=differs, total=total, method=method,
-                                seconds=time.perf_counter() - t0)
+    _explored[key] = out = dict(spec=spec, seen=seen, dead=dead, differs=differs, open=open_, total=total,
+                                method=method, seconds=time.perf_counter() - t0)
     return out
 
 
-def gap_findings(game: str, games_per_config: int = 2, max_moves: int = 3000, progress=None):
-    spec = load(game)
+def _replay(w: dict) -> dict:
+    return {"seed": w["seed"], "players": w["players"], "moves": w["moves"]}
+
+
+def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None):
+    r = kernel.rules(spec)
+    statics = r.unanswered()
     try:
-        engine.rules(spec)
-    except engine.EngineError as e:
-        return [], f"no engine plays {game} yet ({e}); the gap check needs one"
-    ex = exploration(game, games_per_config, max_moves, progress)
+        r.players_range()
+        r.deck(r.players_range()[0])
+    except kernel.Undecided as e:
+        out = [Finding(id=f"gap:{q}", kind="gap", clauses=[], sources=[], question=question(q),
+                       verdict="no clause of the spec decides it, so no game can be set up", resolved=False,
+                       resolution="add a rule, a reading or a named assumption that decides it",
+                       witness={"unanswered": q}, method="reading the spec's kernel fields")
+               for q in statics]
+        return out, f"the spec cannot be played ({e.question}); nothing was explored"
+    ex = exploration(spec, games_per_config, max_moves, progress)
     seen, dead, total, seconds, method = ex["seen"], ex["dead"], ex["total"], ex["seconds"], ex["method"]
     out = []
+    for q, w in sorted(ex["open"].items(), key=lambda kv: len(kv[1]["moves"])):
+        where = "the deal" if not w["moves"] else f"move {len(w['moves'])}"
+        out.append(Finding(
+            id=f"gap:{w['field'] or q}", kind="gap", clauses=[], sources=[],
+            question=q, verdict=f"no clause decides it: reached at {where} of a seeded game"
+                                + (f" ({w['detail']})" if w.get("detail") else ""),
+            resolved=False, resolution="no rule, reading or named assumption of the spec decides it",
+            witness={"seed": w["seed"], "players": w["players"], "player": w["player"], "trace": w["trace"],
+                     "replay": _replay(w), "field": w["field"]},
+            method=method))
     for cid, w in sorted(seen.items(), key=lambda kv: len(kv[1]["moves"])):
         c = spec.clauses[cid]
         where = "the deal" if w["part"] == "deal" else f"move {len(w['moves'])}"
@@ -124,7 +164,7 @@ def gap_findings(game: str, games_per_config: int = 2, max_moves: int = 3000, pr
             verdict=f"no: the rulebook is silent on {w['decided']}; reached at {where} of a seeded game",
             resolved=True, resolution=f"the spec's named assumption {cid} decides it: {c.says}",
             witness={"seed": w["seed"], "players": w["players"], "player": w["player"],
-                     "trace": w["trace"], "replay": {"seed": w["seed"], "players": w["players"], "moves": w["moves"]}},
+                     "trace": w["trace"], "replay": _replay(w)},
             method=method, seconds=seconds / max(1, len(seen))))
     for i, d in enumerate(dead):
         out.append(Finding(
@@ -133,7 +173,7 @@ def gap_findings(game: str, games_per_config: int = 2, max_moves: int = 3000, pr
             verdict=f"no: {d['why']}", resolved=False,
             resolution="no clause or assumption decides what happens here",
             witness={"seed": d["seed"], "players": d["players"], "player": d["player"], "trace": d["trace"],
-                     "replay": {"seed": d["seed"], "players": d["players"], "moves": d["moves"]}},
+                     "replay": _replay(d)},
             method=method))
     never = sorted(cid for cid, c in spec.clauses.items() if c.assumption and cid not in seen)
     note = f"{total} moves explored in {seconds:.1f} s"
@@ -144,10 +184,12 @@ def gap_findings(game: str, games_per_config: int = 2, max_moves: int = 3000, pr
 
 def replay(spec, data: dict):
     """Replay a gap's trace from the deal; the final state and the bases of the last move."""
-    state = engine.new_game(spec, data["players"], data["seed"])
+    from rulings.kernel.codec import move_from_doc
+
+    state = kernel.new_game(spec, data["players"], data["seed"])
     bases = []
     for m in data["moves"]:
-        state, bases = engine.apply_traced(state, engine.move_from_json(m))
-        if isinstance(state, engine.Refusal):
+        state, bases = kernel.apply_traced(state, move_from_doc(spec, m))
+        if isinstance(state, kernel.Refusal):
             raise AssertionError(f"the trace does not replay: {state.why}")
     return state, bases

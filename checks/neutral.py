@@ -1,20 +1,19 @@
 """Language-neutral forms of what conformance vectors and adapters exchange.
 
-An implementation under test never sees the engine's card type indices. States and moves
-are those of the scenario format (`rulings.scenario`, docs/scenarios.md): cards are the
-game's tokens (`"5"`, `"SW"`), a state is a scenario's situation (players, dealer, level,
-to_play, phase, turns_finished, lays_this_turn, hands, laid, face_up, stock, chips,
-scores, exact_deal), a move is `{"draw": "stock"}`, `{"tick": k}`, `{"lay": [cards]}` or
-`{"discard": card}`. Conformance adds one phase, `level_over`: the situation at the moment
-a level ends, before the next is dealt.
+An implementation under test never sees the kernel's card type indices. States and moves
+are those of the scenario format (`rulings.kernel.codec`, docs/scenarios.md): cards are
+the game's tokens (`"5"`, `"SW"`), a state is a scenario's situation (the kernel's fields
+and one field per zone, counter and input of the game), a move is `{MOVE: ARGUMENT}`.
+Conformance adds one phase, `level_over`: the situation at the moment a round ends,
+before the next is dealt.
 
 How the state after a move is compared:
 
-    exact       every field of the situation (hands and lays as multisets, piles in order)
+    exact       every field of the situation (hands and melds as multisets, piles in order)
     shuffled    the stock was refilled by a shuffle: the new stock's order and which cards
                 the mover drew are left out (their number, and the stock and the mover's
                 hand together as a multiset, are compared)
-    level_over  the move ended the level: what each player holds and has laid
+    level_over  the move ended the round: what each player holds and has laid
 """
 from __future__ import annotations
 
@@ -23,13 +22,13 @@ import json
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from rulings import engine, scenario
+from rulings import kernel, scenario
+from rulings.kernel import codec
 from rulings.spec import Spec
 
 COMPARE_EXACT, COMPARE_SHUFFLED, COMPARE_LEVEL_OVER = "exact", "shuffled", "level_over"
 LEVEL_OVER = "level_over"
-SITUATION = ("players", "dealer", "level", "to_play", "phase", "turns_finished", "lays_this_turn", "hands", "laid",
-             "face_up", "stock", "chips", "scores", "exact_deal")
+KERNEL_SITUATION = ("players", "dealer", "round", "to_play", "phase", "turns_finished", "lays_this_turn")
 
 
 class NeutralError(ValueError):
@@ -66,26 +65,29 @@ def sort_tokens(spec: Spec, tokens) -> list[str]:
 # moves
 
 
-def move_to_neutral(spec: Spec, move: engine.Move) -> dict:
+def move_to_neutral(spec: Spec, move: kernel.Move) -> dict:
     return scenario.move_to_scenario(spec, move)
 
 
-def move_from_neutral(spec: Spec, d: Mapping) -> engine.Move:
+def move_from_neutral(spec: Spec, d: Mapping) -> kernel.Move:
     try:
         return scenario.move_from_scenario(spec, d)
     except scenario.ScenarioError as e:
         raise NeutralError(str(e)) from None
 
 
-def show_move(move: Mapping) -> str:
-    """A move in words: `lay 5 5 5`, `tick 2`, `discard 9`, `draw`."""
+def show_move(move: Mapping, spec: Spec | None = None) -> str:
+    """A move in words: `lay 5 5 5`, `tick 2`, `discard 9`, `draw from the stock`."""
+    if spec is not None:
+        try:
+            return codec.move_words(spec, move)
+        except (KeyError, TypeError, ValueError):
+            pass
     if not isinstance(move, Mapping) or len(move) != 1:
         return json.dumps(move)
     kind, arg = next(iter(move.items()))
-    if kind == "lay":
-        return "lay " + (" ".join(map(str, arg)) if isinstance(arg, list) else str(arg))
-    if kind == "draw":
-        return "draw from the stock"
+    if isinstance(arg, list):
+        return f"{kind} " + " ".join(map(str, arg))
     return f"{kind} {arg}"
 
 
@@ -93,16 +95,17 @@ def show_move(move: Mapping) -> str:
 # states
 
 
-def state_to_neutral(state: engine.State) -> dict:
-    """An engine state as a scenario document (no moves)."""
+def state_to_neutral(state: kernel.State) -> dict:
+    """A kernel state as a scenario document (no moves)."""
     return scenario.to_scenario(state)
 
 
-def state_from_neutral(spec: Spec, d: Mapping) -> engine.State:
-    """The engine state a scenario situation describes (raises NeutralError when it cannot be one)."""
-    doc = {k: v for k, v in d.items() if k in scenario.FIELDS and k not in ("move", "moves", "expect")}
+def state_from_neutral(spec: Spec, d: Mapping) -> kernel.State:
+    """The kernel state a scenario situation describes (raises NeutralError when it cannot be one)."""
+    known = codec.fields(spec)
+    doc = {k: v for k, v in d.items() if k in known and k not in ("move", "moves", "expect")}
     doc.setdefault("format", scenario.FORMAT)
-    doc.setdefault("game", spec.game)
+    doc.setdefault("game", spec.name)
     doc["readings"] = dict(spec.chosen)
     try:
         return scenario.load(doc, spec).state
@@ -110,21 +113,28 @@ def state_from_neutral(spec: Spec, d: Mapping) -> engine.State:
         raise NeutralError(str(e)) from None
 
 
-def level_over_neutral(before: engine.State, move: engine.Move, result: engine.LevelResult) -> dict:
-    """The situation at the moment a level ends (the engine itself deals the next level
-    straight away): what each player holds and has laid; chips and scores as before."""
+def level_over_neutral(before: kernel.State, move: kernel.Move, result: kernel.RoundResult) -> dict:
+    """The situation at the moment a round ends (the kernel itself deals the next round
+    straight away): what each player holds and has laid; counters as before."""
     spec = before.spec
+    r = kernel.rules(spec)
     d = state_to_neutral(before)
     d["phase"] = LEVEL_OVER
-    if isinstance(move, engine.Discard):
-        d["face_up"] = d["face_up"] + [spec.cards.types[move.card].token]
-    for i in range(len(d["hands"])):
-        d["hands"][i] = hand_tokens(spec, result.hands[i])
+    decl = r.moves[move.id]
+    if decl.mechanic == "discard" and not r.zones[decl.f["to"]].each:
+        d[decl.f["to"]] = d[decl.f["to"]] + [spec.cards.types[move.cards[0]].token]
+    hand = r.hand.id
+    lay = r.lay_move()
+    for i in range(before.players):
+        d[hand][i] = hand_tokens(spec, result.hands[i])
+        if lay is None:
+            continue
+        zid = lay.f["to"]
         laid = card_tokens(spec, result.laid[i])
-        mine = [t for lay in d["laid"][i] for t in lay]
-        if sorted(mine) != sorted(laid):        # the level-ending move laid cards
+        mine = [t for g in d[zid][i] for t in g]
+        if sorted(mine) != sorted(laid):        # the round-ending move laid cards
             extra = list((Counter(laid) - Counter(mine)).elements())
-            d["laid"][i] = d["laid"][i] + [sort_tokens(spec, extra)]
+            d[zid][i] = d[zid][i] + [sort_tokens(spec, extra)]
     return d
 
 
@@ -132,13 +142,13 @@ def level_over_neutral(before: engine.State, move: engine.Move, result: engine.L
 # outcomes and how they are compared
 
 
-def expected_outcome(before: engine.State, move: engine.Move, after) -> dict:
+def expected_outcome(before: kernel.State, move: kernel.Move, after) -> dict:
     """What the spec says of `move` in `before`: refused with clauses, or the state after
     it, and how an implementation's state is to be compared with it."""
-    if isinstance(after, engine.Refusal):
+    if isinstance(after, kernel.Refusal):
         return {"legal": False, "clauses": list(after.clauses), "why": after.why}
     if len(after.results) > len(before.results):
-        res = after.results[len(before.results)]      # the level this move ended (the next may end at once too)
+        res = after.results[len(before.results)]      # the round this move ended (the next may end at once too)
         return {"legal": True, "compare": COMPARE_LEVEL_OVER, "state": level_over_neutral(before, move, res),
                 "scores": list(res.scores), "went_out": res.went_out}
     shuffled = after.reshuffles > before.reshuffles
@@ -153,25 +163,46 @@ def _seats(state: Mapping, key: str) -> list:
 
 def projection(spec: Spec, state: Mapping, compare: str) -> dict:
     """The part of a situation that an outcome of this kind fixes, in a canonical form:
-    hands and lays as multisets in the game's card order, piles in order."""
-    if not isinstance(state, Mapping) or not isinstance(state.get("hands"), list):
-        raise NeutralError("not a situation: it needs `hands`, a list with each seat's cards")
-    hands = [sort_tokens(spec, h) for h in _seats(state, "hands")]
-    laid = [[sort_tokens(spec, lay) for lay in (seat if isinstance(seat, list) else [])]
-            for seat in _seats(state, "laid")] or [[] for _ in hands]
+    hands and melds as multisets in the game's card order, piles in order."""
+    r = kernel.rules(spec)
+    hand = r.hand.id
+    if not isinstance(state, Mapping) or not isinstance(state.get(hand), list):
+        raise NeutralError(f"not a situation: it needs `{hand}`, a list with each seat's cards")
+    hands = [sort_tokens(spec, h) for h in _seats(state, hand)]
+    lay = r.lay_move()
+    melds_zone = lay.f["to"] if lay else None
+
+    def groups(zid):
+        return [[sort_tokens(spec, g) for g in (seat if isinstance(seat, list) else [])]
+                for seat in _seats(state, zid)] or [[] for _ in hands]
+
     if compare == COMPARE_LEVEL_OVER:
-        return {"phase": state.get("phase"), "hands": hands,
-                "laid": [sort_tokens(spec, [t for lay in seat for t in lay]) for seat in laid]}
-    out = {k: state.get(k) for k in ("players", "dealer", "level", "to_play", "phase", "turns_finished",
-                                      "lays_this_turn", "exact_deal")}
-    out.update(hands=hands, laid=laid, chips=state.get("chips"), scores=state.get("scores"),
-               face_up=[str(t) for t in state.get("face_up", [])],
-               stock=[str(t) for t in state.get("stock", [])])
-    if compare == COMPARE_SHUFFLED:
+        out = {"phase": state.get("phase"), hand: hands}
+        if melds_zone:
+            out[melds_zone] = [sort_tokens(spec, [t for g in seat for t in g]) for seat in groups(melds_zone)]
+        return out
+    out = {k: state.get(k) for k in KERNEL_SITUATION if k != "round"}
+    for z in r.zones.values():
+        if z.id == hand:
+            out[hand] = hands
+        elif z.kind == "melds":
+            out[z.id] = groups(z.id) if z.each else [sort_tokens(spec, g) for g in state.get(z.id, [])]
+        elif z.kind == "hand":
+            out[z.id] = [sort_tokens(spec, h) for h in _seats(state, z.id)]
+        else:
+            v = state.get(z.id, [])
+            out[z.id] = [[str(t) for t in p] for p in v] if z.each and isinstance(v, list) and v and \
+                isinstance(v[0], list) else [str(t) for t in v] if isinstance(v, list) else v
+    for c in r.counters.values():
+        out[c.id] = state.get(c.id)
+    for i in r.inputs:
+        out[i] = state.get(i)
+    stock = r.stock
+    if compare == COMPARE_SHUFFLED and stock is not None:
         mover = state.get("to_play")
         if isinstance(mover, int) and 0 <= mover < len(hands):
-            out["stock"] = {"cards of the stock and the mover's hand": sort_tokens(spec, out["stock"] + hands[mover]),
-                            "stock size": len(out["stock"])}
+            out[stock.id] = {"cards of the stock and the mover's hand": sort_tokens(spec, out[stock.id] + hands[mover]),
+                             "stock size": len(out[stock.id])}
             hands[mover] = {"size": len(hands[mover])}
     return out
 

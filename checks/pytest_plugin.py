@@ -14,12 +14,12 @@ import pytest
 def pytest_addoption(parser):
     group = parser.getgroup("rulings", "conformance vectors of a game's rules (rulings conform)")
     group.addoption("--rulings-game", default=None, metavar="GAME",
-                    help="Add one test per conformance vector of GAME (e.g. tick), asked of the implementation "
+                    help="Add one test per conformance vector of GAME (a packaged game or a spec file), asked of the implementation "
                          "named by --rulings-adapter or --rulings-cmd.")
     group.addoption("--rulings-adapter", default=None, metavar="MODULE:FACTORY",
                     help="The implementation under test as a Python object: package.module:factory or file.py:factory.")
     group.addoption("--rulings-cmd", default=None, metavar="COMMAND",
-                    help='The implementation under test as a program speaking JSON lines, e.g. "node mytick.js".')
+                    help='The implementation under test as a program speaking JSON lines, e.g. "node mygame.js".')
     group.addoption("--rulings-vectors", default=None, metavar="DIR",
                     help="Vectors written by `rulings vectors` (default: generated at collection).")
     group.addoption("--rulings-timeout", default=10.0, type=float, metavar="SECONDS",

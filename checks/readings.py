@@ -9,7 +9,7 @@ How depends on what the readings change (the formal keys that differ):
   readings (the lay-down it finds under one, the clauses of its unsat core under the
   other).
 - turn rules: the encoders in `turns.py` (Z3 over the decision's own variables, then a
-  constructed situation replayed by the engine).
+  constructed situation replayed by the kernel), then seeded play (`gaps.exploration`).
 
 A difference is a finding; it is resolved when the clause names an adopted reading (the
 spec has chosen), which every clause with readings does, so these findings say where a
@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from rulings import reference
-from rulings.spec import Spec, load
+from rulings.spec import Spec
 
 from .findings import Finding
 from .hands import smallest
@@ -75,10 +75,10 @@ def _z3_evidence(spec: Spec, contract_name: str, hand) -> dict:
     return out
 
 
-def reading_findings(game: str, bound: int = 6, budget: int = 300_000, progress=None) -> list[Finding]:
+def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None) -> list[Finding]:
     from . import turns
 
-    base = load(game)
+    base = spec
     findings = []
     for cid, clause in base.clauses.items():
         if not clause.readings:
@@ -91,7 +91,7 @@ def reading_findings(game: str, bound: int = 6, budget: int = 300_000, progress=
                 progress(f"reading {cid}: {adopted} vs {other}")
             t0 = time.perf_counter()
             keys = differing_keys(base, cid, adopted, other)
-            spec_a, spec_b = base, load(game, {cid: other})
+            spec_a, spec_b = base, base.with_readings(dict(base.chosen, **{cid: other}))
             common = dict(id=f"reading:{cid}:{adopted}/{other}", kind="reading", clauses=[cid],
                           sources=list(clause.source),
                           question=f"do readings {adopted!r} (adopted) and {other!r} of {cid} ever disagree?",
@@ -99,7 +99,7 @@ def reading_findings(game: str, bound: int = 6, budget: int = 300_000, progress=
                           resolution=f"the spec adopts {adopted!r}: {clause.because}")
             if keys & MELD_KEYS:
                 found = meld_difference(spec_a, spec_b, bound, budget)
-                method = (f"exhaustive exploration of every {game} hand of 1 to {found.size_reached} cards "
+                method = (f"exhaustive exploration of every {base.game} hand of 1 to {found.size_reached} cards "
                           f"({found.hands} hands) over every contract, reference decider; witness confirmed by Z3")
                 if found.found is not None:
                     hand, (contract, a, b) = found.found
@@ -118,17 +118,23 @@ def reading_findings(game: str, bound: int = 6, budget: int = 300_000, progress=
                 continue
             found = turns.reading_finding(spec_a, spec_b, cid, adopted, other, keys, common, t0)
             if not found.extra.get("told_apart"):
-                found = _by_exploration(game, cid, adopted, other, common, t0) or found
+                found = _by_exploration(base, cid, adopted, other, common, t0) or found
             findings.append(found)
     return findings
 
 
-def _by_exploration(game: str, cid: str, adopted: str, other: str, common: dict, t0: float) -> Finding | None:
+def _by_exploration(spec: Spec, cid: str, adopted: str, other: str, common: dict, t0: float) -> Finding | None:
     """The first move of the gap check's seeded play whose outcome the other reading
-    changes: a trace from the deal, replayed by the engine under both readings."""
+    changes: a trace from the deal, replayed by the kernel under both readings."""
+    from rulings import kernel
+
     from .gaps import exploration
 
-    ex = exploration(game)
+    try:
+        kernel.rules(spec).deck(kernel.rules(spec).players_range()[0])
+    except kernel.Undecided:
+        return None
+    ex = exploration(spec)
     hit = ex["differs"].get((cid, other))
     if hit is None:
         return None

@@ -20,15 +20,14 @@ def _witness_lines(w: dict) -> list[str]:
         out.append(f"cards: {' '.join(w['cards'])}{where}")
     sit = w.get("situation")
     if sit:
+        known = ("players", "dealer", "to_move", "phase", "turns_finished", "hand", "moves")
         out.append(f"situation: {sit['players']} players, dealer seat {sit['dealer']}, seat {sit['to_move']} to move "
-                   f"({sit['phase']} phase), {sit['turns_finished']} turns finished, level {sit['level']}")
-        out.append(f"  hand: {' '.join(sit['hand'])}; chips {sit['chips']}; face-up top: "
-                   f"{' '.join(sit['face_up_top']) or '-'}; stock {sit['stock']} cards")
+                   f"({sit['phase']} phase), {sit['turns_finished']} turns finished")
+        rest = "; ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in sit.items() if k not in known)
+        out.append(f"  hand: {' '.join(sit['hand'])}" + (f"; {rest}" if rest else ""))
         for i, m in enumerate(sit["moves"], 1):
-            desc = {"draw": lambda m: f"draw ({m['kind']}" + (f" x{m['count']})" if m["kind"] == "tick" else ")"),
-                    "lay": lambda m: f"lay {' '.join(m['cards'])}",
-                    "discard": lambda m: f"discard {m['card']}"}[m["move"]](m)
-            out.append(f"  move {i}: {desc}")
+            (mid, arg), = m.items()
+            out.append(f"  move {i}: {mid} {' '.join(map(str, arg)) if isinstance(arg, list) else arg}")
     trace = w.get("trace")
     if trace:
         out.append(f"trace from the deal (seed {w.get('seed')}, {w.get('players')} players, {w.get('player')} play, "

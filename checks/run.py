@@ -7,49 +7,47 @@ from typing import Callable
 from .findings import KINDS, CheckRun
 
 
-def _readings(game, bound, progress):
+def _readings(spec, bound, progress):
     from .readings import reading_findings
 
-    return reading_findings(game, bound=bound, progress=progress), ""
+    return reading_findings(spec, bound=bound, progress=progress), ""
 
 
-def _gaps(game, bound, progress):
+def _gaps(spec, bound, progress):
     from .gaps import gap_findings
 
-    return gap_findings(game, progress=progress)
+    return gap_findings(spec, progress=progress)
 
 
-def _conflicts(game, bound, progress):
+def _conflicts(spec, bound, progress):
     from .conflicts import conflict_findings
 
-    return conflict_findings(game, bound=bound, progress=progress), ""
+    return conflict_findings(spec, bound=bound, progress=progress), ""
 
 
-def _claims(game, bound, progress):
+def _claims(spec, bound, progress):
     from .claims import claim_findings
 
-    return claim_findings(game, bound=max(3, bound // 2 + 1), progress=progress), ""
+    return claim_findings(spec, bound=max(3, bound // 2 + 1), progress=progress), ""
 
 
-def _translations(game, bound, progress):
-    from rulings.spec import load
-
+def _translations(spec, bound, progress):
     from .translation import translation_findings
 
     if progress:
         progress("translations")
-    return translation_findings(load(game))
+    return translation_findings(spec)
 
 
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
                                "translation": _translations}
 
 
-def run_checks(game: str, kinds: list[str] | None = None, bound: int = 6,
+def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,
                progress: Callable[[str], None] | None = None) -> list[CheckRun]:
     runs = []
     for kind in kinds or list(KINDS):
         t0 = time.perf_counter()
-        findings, note = CHECKS[kind](game, bound, progress)
+        findings, note = CHECKS[kind](spec, bound, progress)
         runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
     return runs

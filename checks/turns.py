@@ -1,18 +1,21 @@
-"""How: readings of turn rules, told apart in a constructed situation the engine replays.
+"""How: readings of turn rules, told apart in a constructed situation the kernel replays.
 
-Each encoder handles one formal key whose value the readings change. It finds the
+Each encoder handles one kernel field whose value the readings change. It finds the
 smallest situation where the two readings could differ (Z3 over the decision's own
-variables where the rule is an expression, else the situation the key's meaning calls
-for), builds it as an engine state, plays the move under both readings, and reports the
-two outcomes. A key with no encoder is reported as not searched.
+variables where the rule is an expression, else the situation the field's meaning calls
+for), builds it as a kernel state, plays the move under both readings, and reports the
+two outcomes. A field with no encoder is reported as not searched.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 
-from rulings import engine, reference
-from rulings.spec import ENGINE_NAMES, Spec
+from rulings import kernel, reference
+from rulings.kernel import Move, codec
+from rulings.kernel.lay import contract_of
+from rulings.spec import Spec
 
 from .findings import Finding
 
@@ -23,7 +26,7 @@ from .findings import Finding
 
 def go_out_cards(spec: Spec, level: int, size: int) -> tuple[list[int], int]:
     """`size` cards that lay down completely as `level` (required melds, then further
-    sets), and one more natural card to discard; naturals only, each set of one type."""
+    melds of one card type each), and one more natural card to discard."""
     contract = spec.contract(level=level)
     naturals = [t.index for t in spec.cards.naturals]
     laid: list[int] = []
@@ -32,7 +35,7 @@ def go_out_cards(spec: Spec, level: int, size: int) -> tuple[list[int], int]:
         laid += [naturals[nxt]] * slot.size
         nxt += 1
     extra = min((s.size for s in contract.extras if spec.meld_kinds[s.kinds[0]].same), default=3)
-    while size - len(laid) >= extra:
+    while size - len(laid) >= extra and nxt < len(naturals) - 1:
         take = size - len(laid) if size - len(laid) < 2 * extra else extra
         laid += [naturals[nxt]] * take
         nxt += 1
@@ -42,13 +45,13 @@ def go_out_cards(spec: Spec, level: int, size: int) -> tuple[list[int], int]:
 
 
 def situation(spec: Spec, players: int, turns_finished: int, hand: list[int], *, level: int = 1,
-              phase: str = "play", face_up: list[int] | None = None, chips: int | None = None,
-              stock_size: int | None = None) -> engine.State:
+              phase: str | None = None, face_up: list[int] | None = None, counters: dict | None = None,
+              stock_size: int | None = None) -> kernel.State:
     """A state at `level` with `players`, the dealer seat 0, `turns_finished` turns done,
     the player to move holding `hand`; the others hold the deal's number of cards, and
     every other card of the deck is in the stock (or the face-up pile), so cards are
-    conserved."""
-    r = engine.rules(spec)
+    conserved. `phase` defaults to the part of the turn after the draw."""
+    r = kernel.rules(spec)
     left = Counter(r.deck(players))
     left.subtract(Counter(hand))
     for t in face_up or []:
@@ -57,84 +60,127 @@ def situation(spec: Spec, players: int, turns_finished: int, hand: list[int], *,
         raise ValueError("the situation uses more cards than the deck holds")
     pool = sorted(left.elements(), reverse=True)     # the others get high cards, the stock the rest
     width = len(spec.cards.types)
+    each = int(r.need("deal.cards_each"))
     current = (1 + turns_finished) % players
-    seats = []
+    hands = []
     for seat in range(players):
         if seat == current:
             cards = hand
         else:
-            cards, pool = pool[:r.cards_each], pool[r.cards_each:]
-        counts = [0] * width
-        for t in cards:
-            counts[t] += 1
-        seats.append(engine.PlayerState(tuple(counts), r.chips if chips is None else chips))
+            cards, pool = pool[:each], pool[each:]
+        hands.append(kernel.counts(cards, width))
     if face_up is None:
         face_up, pool = pool[:1], pool[1:]
     stock = pool if stock_size is None else pool[:stock_size]
     if stock_size is not None:   # the cards that do not fit the stock go to the face-up pile's bottom
         face_up = pool[stock_size:] + list(face_up)
-    return engine.State(seed=0, level=level, dealer=0, current=current, phase=phase, turns_finished=turns_finished,
-                        players=tuple(seats), stock=tuple(stock), face_up=tuple(face_up), spec=spec)
+    lay = r.lay_move()
+    stock_zone = r.stock
+    up = next((z for z in r.zones.values() if z.kind == "pile" and z.face == "up"), None)
+    zones = []
+    for z in r.zones.values():
+        if z.kind == "hand":
+            zones.append(tuple(hands))
+        elif stock_zone is not None and z.id == stock_zone.id:
+            zones.append(tuple(stock))
+        elif up is not None and z.id == up.id:
+            zones.append(tuple(tuple(face_up) if s == current else () for s in range(players)) if z.each
+                         else tuple(face_up))
+        else:
+            zones.append(tuple(() for _ in range(players)) if z.each else ())
+    vals = []
+    for c in r.counters.values():
+        v = (counters or {}).get(c.id, level if lay is not None and c.id == lay.f.get("contract") else c.start)
+        vals.append((v,) * players if c.each else v)
+    if phase is None:
+        phase = next((m.then for m in r.moves.values() if m.mechanic == "draw"), r.get("turn.starts_with"))
+    inputs = tuple((i.id, (), False if i.default is None else i.default) for i in r.inputs.values())
+    return kernel.State(0, 1, 0, current, phase, turns_finished, players, tuple(zones), tuple(vals), inputs,
+                        0, 0, (), (), spec)
 
 
-def play(state: engine.State, moves: list) -> dict:
+def play(state: kernel.State, moves: list) -> dict:
     """Apply moves in order; the outcome as data."""
     for i, move in enumerate(moves):
-        out = engine.apply(state, move)
-        if isinstance(out, engine.Refusal):
+        try:
+            out = kernel.apply(state, move)
+        except kernel.Undecided as e:
+            return {"legal": None, "undecided_move": i + 1, "question": e.question}
+        if isinstance(out, kernel.Refusal):
             return {"legal": False, "refused_move": i + 1, "clauses": list(out.clauses), "why": out.why}
         state = out
-    return {"legal": True, "level": state.level, "phase": state.phase,
-            "level_ended": len(state.results) > 0, "stock": len(state.stock), "face_up": len(state.face_up)}
+    stock = kernel.rules(state.spec).stock
+    return {"legal": True, "round": state.round, "phase": state.phase,
+            "round_ended": len(state.results) > 0, "stock": len(state.zone(stock.id)) if stock else 0}
 
 
 def outcome_text(o: dict) -> str:
+    if o["legal"] is None:
+        return f"undecided ({o['question']})"
     if not o["legal"]:
         return f"refused ({', '.join(o['clauses'])})"
-    if o["level_ended"]:
-        return "legal, and the level ends"
-    return f"legal, and play goes on (stock {o['stock']}, face-up pile {o['face_up']})"
+    if o["round_ended"]:
+        return "legal, and the round ends"
+    return f"legal, and play goes on (stock {o['stock']})"
 
 
-def replay_data(state: engine.State, moves) -> dict:
-    """What the engine needs to replay a witness: the whole state and the moves."""
-    return {"state": state.to_json(), "moves": [m.to_json() for m in moves]}
+def replay_data(state: kernel.State, moves) -> dict:
+    """What the kernel needs to replay a witness: the situation and the moves, as a scenario."""
+    return {"scenario": codec.state_to_doc(state, moves)}
 
 
 def replay(data: dict, spec: Spec) -> dict:
     """Replay a witness under a spec (its readings decide the outcome)."""
-    state = engine.State.from_json(data["state"], spec)
-    return play(state, [engine.move_from_json(m) for m in data["moves"]])
+    doc = dict(data["scenario"])
+    doc["readings"] = dict(spec.chosen)
+    doc["game"] = spec.name
+    state = codec.state_from_doc(spec, doc)
+    return play(state, [codec.move_from_doc(spec, m) for m in doc.get("moves", [])])
 
 
-def _show(spec, state: engine.State, moves) -> dict:
-    tok = lambda ts: [spec.cards.types[t].token for t in ts]  # noqa: E731
-    return {"players": state.n, "dealer": state.dealer, "to_move": state.current, "phase": state.phase,
-            "turns_finished": state.turns_finished, "level": state.level,
-            "hand": tok([t for t, n in enumerate(state.players[state.current].hand) for _ in range(n)]),
-            "chips": state.players[state.current].chips, "face_up_top": tok(state.face_up[-3:]),
-            "stock": len(state.stock),
-            "moves": [m.to_json() | ({"cards": tok(m.cards)} if isinstance(m, engine.Lay) else {})
-                      | ({"card": tok([m.card])[0]} if isinstance(m, engine.Discard) else {}) for m in moves]}
+def _show(spec, state: kernel.State, moves) -> dict:
+    hand = spec.cards.tokens(state.hand())
+    r = kernel.rules(spec)
+    shared = {c.id: state.counter(c.id) for c in r.counters.values() if not c.each}
+    mine = {c.id: state.counter(c.id) for c in r.counters.values() if c.each}
+    piles = {z.id: [spec.cards.types[t].token for t in state.zone(z.id)[-3:]] if z.face == "up"
+             else len(state.zone(z.id)) for z in r.zones.values() if z.kind == "pile" and not z.each}
+    return {"players": state.players, "dealer": state.dealer, "to_move": state.current, "phase": state.phase,
+            "turns_finished": state.turns_finished, **shared, "hand": hand, **mine, **piles,
+            "moves": [codec.move_to_doc(spec, m) for m in moves]}
 
 
 # ---------------------------------------------------------------------------------------
-# encoders, one per formal key
+# encoders, one per kind of field
+
+
+def _players(spec: Spec) -> tuple[int, int]:
+    return kernel.rules(spec).players_range()
+
+
+def _ender(spec: Spec):
+    r = kernel.rules(spec)
+    return next((m for m in r.moves.values() if m.mechanic == "discard"), None)
 
 
 def _go_out_when(spec_a, spec_b, fa, fb):
     """Z3: the fewest players, then the earliest turn, where the two expressions differ."""
     import z3
 
-    names = ENGINE_NAMES[("go_out", "when")]
-    from rulings.expr import parse
-
-    ea, eb = (parse(f["go_out"]["when"], names + tuple(spec_a.params)) for f in (fa, fb))
+    ra, rb = kernel.rules(spec_a), kernel.rules(spec_b)
+    ea, eb = ra.go_out_when, rb.go_out_when
     p, t = z3.Int("players"), z3.Int("turns_finished")
-    env = dict(spec_a.params, players=p, turns_finished=t, turn=t + 1, level=z3.IntVal(1))
-    lo, hi = spec_a.rule("players")[1]["min"], spec_a.rule("players")[1]["max"]
+    lo, hi = _players(spec_a)
+    env = dict(spec_a.params, players=p, turns_finished=t, turn=t + 1)
+    for c in ra.counters.values():
+        if not c.each:
+            env[c.id] = z3.IntVal(c.start)
     s = z3.Solver()
-    s.add(lo <= p, p <= hi, 0 <= t, t <= 3 * hi, ea.to_z3(env) != eb.to_z3(env))
+    try:
+        s.add(lo <= p, p <= hi, 0 <= t, t <= 3 * hi,
+              (ea.to_z3(env) if ea else z3.BoolVal(True)) != (eb.to_z3(env) if eb else z3.BoolVal(True)))
+    except Exception as e:      # a name the abstraction does not give
+        raise ValueError(f"the go-out expressions read what this search does not model ({e})")
     best = None
     while s.check() == z3.sat:
         m = s.model()
@@ -143,56 +189,68 @@ def _go_out_when(spec_a, spec_b, fa, fb):
     if best is None:
         return None, f"Z3 proved the expressions equal for {lo}-{hi} players and 0-{3 * hi} finished turns"
     players, turns = best
-    laid, discard = go_out_cards(spec_a, 1, engine.rules(spec_a).cards_each)
+    lay, ender = kernel.rules(spec_a).lay_move(), _ender(spec_a)
+    laid, discard = go_out_cards(spec_a, 1, int(ra.need("deal.cards_each")))
     hand = laid + [discard]
-    moves = [engine.Lay(tuple(laid)), engine.Discard(discard)]
+    moves = [Move(lay.id, tuple(laid)), Move(ender.id, (discard,))]
     make = lambda s: situation(s, players, turns, hand)  # noqa: E731
     how = (f"Z3 over players ({lo}-{hi}) and finished turns, minimising players then turns; "
-           f"the situation (a player who can go out) replayed by the engine under both readings")
+           f"the situation (a player who can go out) replayed by the kernel under both readings")
     return (make, moves), how
 
 
 def _go_out_discard(spec_a, spec_b, fa, fb):
-    size = engine.rules(spec_a).cards_each + 1
-    players = spec_a.rule("players")[1]["min"]
+    ra = kernel.rules(spec_a)
+    size = int(ra.need("deal.cards_each")) + 1
+    players = _players(spec_a)[0]
     laid, _ = go_out_cards(spec_a, 1, size)
-    moves = [engine.Lay(tuple(laid))]
+    moves = [Move(ra.lay_move().id, tuple(laid))]
     make = lambda s: situation(s, players, players, laid)  # noqa: E731
-    return (make, moves), "a player who can lay every card after drawing, past the first round; replayed by the engine"
+    return (make, moves), "a player who can lay every card after drawing, past the first round; replayed by the kernel"
 
 
-def _tick(spec_a, spec_b, fa, fb):
-    ta, tb = fa["tick"], fb["tick"]
-    if ta.get("max_face_up") == tb.get("max_face_up"):
-        return None, "the readings price a tick the same way"
-    k = min(x for x in (ta.get("max_face_up"), tb.get("max_face_up")) if x != "many") + 1
-    players = spec_a.rule("players")[1]["min"]
+def _units_max(spec_a, spec_b, fa, fb, mid: str):
+    ua = ((fa.get("moves") or {}).get(mid) or {}).get("units") or {}
+    ub = ((fb.get("moves") or {}).get(mid) or {}).get("units") or {}
+    if ua.get("max") == ub.get("max"):
+        return None, "the readings allow the same number of units"
+    k = min(int(x) for x in (ua.get("max"), ub.get("max")) if x not in (None, "many")) + 1
+    players = _players(spec_a)[0]
     laid, discard = go_out_cards(spec_a, 1, 9)
     face = [spec_a.cards.naturals[-1].index] * k
-    moves = [engine.Draw("tick", k)]
-    make = lambda s: situation(s, players, players, laid + [discard], phase="draw", face_up=face)  # noqa: E731
-    return (make, moves), f"a tick of {k} face-up cards with chips and stock to spare; replayed by the engine"
+    decl = kernel.rules(spec_a).moves[mid]
+    moves = [Move(mid, units=k)]
+    make = lambda s: situation(s, players, players, laid + [discard], phase=decl.phase, face_up=face)  # noqa: E731
+    return (make, moves), f"a {mid} of {k} units with counters and stock to spare; replayed by the kernel"
 
 
 def _stock_empty(spec_a, spec_b, fa, fb):
-    players = spec_a.rule("players")[1]["min"]
+    ra = kernel.rules(spec_a)
+    players = _players(spec_a)[0]
     laid, discard = go_out_cards(spec_a, 1, 9)
-    moves = [engine.Draw("stock")]
-    make = lambda s: situation(s, players, players, laid + [discard], phase="draw", stock_size=0)  # noqa: E731
-    return (make, moves), "a draw from an empty stock, face-up pile holding the rest; replayed by the engine"
-
-
-ENCODERS = {"tick": _tick, "stock_empty": _stock_empty}
+    draw = next(m for m in ra.moves.values() if m.mechanic == "draw" and ra.stock and ra.stock.id in m.f["from"]
+                and m.f.get("units") is None)
+    moves = [Move(draw.id)]
+    make = lambda s: situation(s, players, players, laid + [discard], phase=draw.phase, stock_size=0)  # noqa: E731
+    return (make, moves), "a draw from an empty stock, the face-up pile holding the rest; replayed by the kernel"
 
 
 def _encoder(keys, fa, fb):
     if keys == {"go_out"}:
-        ga, gb = fa["go_out"], fb["go_out"]
+        ga, gb = fa.get("go_out") or {}, fb.get("go_out") or {}
         if ga.get("when") != gb.get("when"):
             return _go_out_when
         return _go_out_discard
-    if len(keys) == 1:
-        return ENCODERS.get(next(iter(keys)))
+    if keys == {"stock_empty"}:
+        return _stock_empty
+    if keys == {"moves"}:
+        ma, mb = fa.get("moves") or {}, fb.get("moves") or {}
+        changed = [m for m in set(ma) | set(mb) if ma.get(m) != mb.get(m)]
+        if len(changed) == 1:
+            mid = changed[0]
+            a, b = ma.get(mid) or {}, mb.get(mid) or {}
+            if a.get("units") != b.get("units") and {k for k in set(a) | set(b) if a.get(k) != b.get(k)} == {"units"}:
+                return lambda *args: _units_max(*args, mid=mid)
     return None
 
 
@@ -205,7 +263,7 @@ def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: s
                        "verdict can tell them apart", method="comparison of the readings' formal content",
                        seconds=time.perf_counter() - t0)
     if keys == {"pack"}:
-        players = spec_a.rule("players")[1]["min"]
+        players = _players(spec_a)[0]
         da, db = spec_a.deck(players), spec_b.deck(players)
         diff = {spec_a.cards.types[i].token: {adopted: x, other: y} for i, (x, y) in enumerate(zip(da, db)) if x != y}
         return Finding(**common, verdict=f"the decks differ for {players} players: " + ", ".join(
@@ -219,7 +277,7 @@ def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: s
                        f"({', '.join(sorted(keys))})", method="none", seconds=time.perf_counter() - t0)
     try:
         found, how = enc(spec_a, spec_b, fa, fb)
-    except (ValueError, engine.EngineError) as e:
+    except (ValueError, kernel.KernelError, kernel.Undecided, StopIteration, AttributeError) as e:
         return Finding(**common, verdict=f"not searched: {e}", method="constructed situation",
                        seconds=time.perf_counter() - t0)
     if found is None:
@@ -234,3 +292,7 @@ def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: s
                                                          adopted: out_a, other: out_b,
                                                          "replay": replay_data(state_a, moves)},
                    method=how, seconds=time.perf_counter() - t0, extra={"told_apart": differ})
+
+
+__all__ = ["go_out_cards", "situation", "play", "replay", "replay_data", "reading_finding", "contract_of",
+           "dataclasses"]

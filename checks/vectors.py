@@ -1,14 +1,14 @@
 """What: conformance vectors, the spec's answers to concrete questions, as language-neutral JSON.
 
-`generate(spec)` asks the reference engine (the spec's own decider, `reference.py` and
-`engine.py`) a fixed, seeded set of questions and keeps, for each kind, a small set that
+`generate(spec)` asks the spec's own deciders (`reference.py` for melds, the kernel for
+moves and scores) a fixed, seeded set of questions and keeps, for each kind, a small set that
 covers every distinct answer it found (verdict, the clauses behind it, the readings that
 would change it), smallest situation first:
 
     melds.json      cards + contract -> legal, and the clauses that forbid or allow it
     best_lay.json   hand + contract  -> the most points a lay-down lays (null: none)
     moves.json      state + move     -> legal (and the state after it) or refused, with clauses
-    scores.json     end-of-level state -> each player's score for the level
+    scores.json     end-of-round state -> each player's score for the round
     games.json      seeded games: the deal, every move, the digest of every state after it
     manifest.json   which spec (file digest), readings, assumptions, generator, counts,
                     and which clauses no vector exercises, with the reason
@@ -26,7 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from rulings import engine, reference
+from rulings import kernel, reference
+from rulings.kernel import codec
 from rulings.spec import Spec, load
 
 from . import cases, neutral
@@ -42,7 +43,7 @@ QUESTIONS = {
     "best_lay": "how many points (cards at face value) does the best lay-down from this hand lay, keeping "
                 "the cards the compulsory discard needs? null when no lay-down is possible",
     "move": "is this move legal in this state, and if so what is the state after it?",
-    "score": "what does each player score for the level that has just ended in this state?",
+    "score": "what does each player score for the round that has just ended in this state?",
     "game": "replaying these moves from the deal, is every move legal and every state after it as recorded?",
 }
 MELD_KEYS = {"constraint", "meld_kind", "levels", "initial_meld", "level_sets", "extra_melds", "params"}
@@ -53,10 +54,10 @@ UNASKED = {
                "refuse a number of players",
     "decks": "the deck is never asked about: states give every card where it lies",
     "pack": "the deck is never asked about: states give every card where it lies",
-    "deal": "the deal is shuffled by the engine's own random stream; games.json gives each level's deal as a state "
+    "deal": "the deal is shuffled by the kernel's own random stream; games.json gives each round's deal as a state "
             "instead of asking an implementation to deal",
-    "dealer": "who deals next is decided between levels, which no question covers (games.json gives each new "
-              "level's state)",
+    "dealer": "who deals next is decided between rounds, which no question covers (games.json gives each new "
+              "round's state)",
     "game_end": "no question asks who wins the game",
     "tie": "no question asks who wins the game",
     "claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a question the adapter "
@@ -132,7 +133,7 @@ class Alternatives:
                 fa = dict(c.formal, **c.readings[spec.chosen[cid]].formal)
                 fb = dict(c.formal, **r.formal)
                 if any(fa.get(k) != fb.get(k) for k in MELD_KEYS):
-                    self.specs.append((f"{cid}={name}", engine.alt_spec(spec, cid, name)))
+                    self.specs.append((f"{cid}={name}", kernel.alt_spec(spec, cid, name)))
 
     def meld(self, contract_name: str, hand, legal: bool) -> dict:
         out = {}
@@ -158,60 +159,70 @@ class Alternatives:
         return out
 
 
-def move_clauses(spec: Spec, state: engine.State, move, after) -> list[str]:
+def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
     """The clauses that decide a move: a refusal's own, or for a legal move the rules it
-    follows (the draw, the tick and its price, the lay and how its cards meld, the discard
-    and the turn passing, going out and the level's end)."""
-    if isinstance(after, engine.Refusal):
+    follows (the move itself and what prices it, the lay and how its cards meld, the turn
+    passing, going out and the round's end)."""
+    if isinstance(after, kernel.Refusal):
         return list(after.clauses)
-    r = engine.rules(spec)
-    c = r.c
+    r = kernel.rules(spec)
+    c = r.clause
+    decl = r.moves[move.id]
+    where = f"moves.{decl.id}"
     out: list[str | None] = []
     ended = len(after.results) > len(state.results)
-    if isinstance(move, engine.Draw):
-        if move.kind == "stock":
-            out.append(c("draw"))
-        else:
-            out += [c("tick"), c("chips")]
-            if len(state.face_up) > move.count:
-                out.append(c("draw.face_up_from"))
-            if r.tick_needs_stock:
-                out.append(c("tick_needs.stock"))
-        if not state.stock:
+    stock = r.stock
+    if decl.mechanic == "draw":
+        out.append(decl.clause)
+        if decl.f.get("units") is not None:
+            out += [r.counters[cnt].clause for cnt in (decl.f.get("cost") or {})]
+            for zid, per in decl.f["from"].items():
+                z = r.zones[zid]
+                if z.face == "up" and not z.each and len(state.zone(zid)) > move.units * int(per):
+                    out.append(c(f"{where}.take_from"))
+            if decl.f.get("needs") and stock is not None:
+                out.append(c(f"{where}.needs.{stock.id}"))
+        if stock is not None and stock.id in decl.f["from"] and not state.zone(stock.id):
             out += [c("stock_empty.then"), c("stock_empty.when")]
             if ended:
                 out.append(c("stock_empty.nothing_left"))
-    elif isinstance(move, engine.Lay):
-        me = state.players[state.current]
+    elif decl.mechanic == "lay":
+        from rulings.kernel.lay import contract_of
+
         if state.lays_this_turn:
-            out.append(c("lay.per_turn"))
+            out.append(c(f"{where}.per_turn"))
         laid = neutral_counts(move.cards, len(spec.cards.types))
-        if not me.down:
-            out.append(c("lay.requires_level"))
-            v = reference.decide(spec, r.contract(state.level), laid)
+        contract = contract_of(state, decl)
+        if contract is not None and not state.down():
+            out.append(c(f"{where}.contract"))
+            v = reference.decide(spec, contract, laid)
             if v.legal:
-                out += meld_clauses(spec, r.contract(state.level), v)
+                out += meld_clauses(spec, contract, v)
         else:
-            matched = engine.laid_values(state)
-            rest = [t for t in move.cards if not (r.lay_off and r.types[t].natural
-                                                   and r.types[t].attrs[r.match_attr] in matched)]
+            lo = decl.f.get("lay_off") or {}
+            matched = kernel.laid_values(state, decl)
+            types = spec.cards.types
+            rest = [t for t in move.cards if not (lo and types[t].natural and types[t].attrs[lo["match"]] in matched)]
             if len(rest) < len(move.cards):
-                out.append(c("lay_off"))
+                out.append(c(f"{where}.lay_off"))
             if rest:
-                extras = r.extras(state.level)
+                extras = r.extras(contract)
                 v = reference.decide(spec, extras, neutral_counts(rest, len(spec.cards.types)))
                 if v.legal:
                     out += meld_clauses(spec, extras, v)
         if ended:
             out.append(c("go_out.discard"))
+    elif decl.then == "end_turn":
+        out += [decl.clause, c("turn.next_seat"), c("turn"), c("turn.count")]
     else:
-        out += [c("discard"), c("turn.next_seat"), c("turn"), c("turn.count")]
+        out.append(decl.clause)
     if ended:
-        if isinstance(move, engine.Discard) and not sum(after.results[len(state.results)].hands[state.current]):
+        res = after.results[len(state.results)]
+        if decl.then == "end_turn" and res.went_out == state.current:
             out += [c("go_out"), c("go_out.when")]
-        elif not isinstance(move, engine.Draw):
-            out.append(c("level_end.stalled"))
-        out.append(c("level_end"))
+        elif decl.mechanic != "draw":
+            out.append(c("round_end.stalled"))
+        out.append(c("round_end"))
     return [x for x in dict.fromkeys(out) if x]
 
 
@@ -222,10 +233,10 @@ def neutral_counts(cards, width: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def rests_on(state: engine.State, move) -> list[dict]:
-    """The assumptions and readings the engine's answer to `move` rests on, and what each
+def rests_on(state: kernel.State, move) -> list[dict]:
+    """The assumptions and readings the kernel's answer to `move` rests on, and what each
     other reading would have answered."""
-    _, basis = engine.apply_traced(state, move)
+    _, basis = kernel.apply_traced(state, move)
     return [{"clause": b.clause, **({"reading": b.reading} if b.reading else {}),
              **({"otherwise": dict(b.otherwise)} if b.otherwise else {})} for b in basis]
 
@@ -324,19 +335,52 @@ def claims(spec: Spec) -> tuple[list, list]:
             name = f"level {m['level']}" if "level" in m else "initial" if m.get("initial") else None
             if name in spec.contracts:
                 melds.append((name, spec.cards.hand_of([str(t) for t in m["cards"]]), cid, bool(m["legal"])))
-        elif "score" in f and {"laid_points", "hand_points", "equals"} <= set(f["score"]):
-            built = _cards_worth(spec, f["score"]["laid_points"]), _cards_worth(spec, f["score"]["hand_points"])
-            if None not in built:
-                r = engine.rules(spec)
-                n = r.min_players
-                width = len(spec.cards.types)
-                seats = [engine.PlayerState(neutral_counts(built[1], width), r.chips, (tuple(sorted(built[0])),))]
-                seats += [engine.PlayerState((0,) * width, r.chips) for _ in range(n - 1)]
-                state = engine.State(seed=0, level=r.levels[0], dealer=n - 1, current=0, phase="play",
-                                     turns_finished=n, players=tuple(seats), stock=(), face_up=(), spec=spec,
-                                     exact_deals=tuple(False for _ in r.levels))
+        elif "score" in f:
+            state = _score_claim_state(spec, f["score"]["terms"])
+            if state is not None:
                 scores.append((state, None, cid, f["score"]["equals"]))
     return melds, scores
+
+
+def _score_claim_state(spec: Spec, terms: dict):
+    """A round's end where seat 0's scoring terms have these values, when every term is the
+    points of one of the player's zones (cards worth each value put in that zone)."""
+    r = kernel.rules(spec)
+    lay = r.lay_move()
+    fills = {}
+    for name, value in terms.items():
+        expr = (r.get("scoring.terms") or {}).get(name)
+        zid = expr[len("points("):-1] if isinstance(expr, str) and expr.startswith("points(") else None
+        if zid not in r.zones or not r.zones[zid].each:
+            return None
+        cards = _cards_worth(spec, value)
+        if cards is None:
+            return None
+        fills[zid] = cards
+    lo, _ = r.players_range()
+    n = lo
+    width = len(spec.cards.types)
+    zones = []
+    for z in r.zones.values():
+        seats = []
+        for s in range(n):
+            cards = fills.get(z.id, []) if s == 0 else []
+            if z.kind == "hand":
+                seats.append(neutral_counts(cards, width))
+            elif z.kind == "melds":
+                seats.append((tuple(sorted(cards)),) if cards else ())
+            else:
+                seats.append(tuple(cards))
+        zones.append(tuple(seats) if z.each else ())
+    counters = []
+    for c in r.counters.values():
+        v = c.start
+        if lay is not None and c.id == lay.f.get("contract"):
+            v = int(spec.levels()[0])
+        counters.append((v,) * n if c.each else v)
+    inputs = tuple((i.id, (), False) for i in r.inputs.values())
+    return kernel.State(0, 1, n - 1, 0, r.get("turn.starts_with") or "", n, n, tuple(zones), tuple(counters),
+                        inputs, 0, 0, (), (), spec)
 
 
 def _cards_worth(spec: Spec, points: int) -> list[int] | None:
@@ -394,13 +438,15 @@ def best_lay_vectors(spec: Spec, size: int = 1, alts: Alternatives | None = None
 # moves
 
 
-def _state_size(state: engine.State) -> tuple:
-    me = state.players[state.current]
-    return (state.n, state.level, sum(me.hand), state.turns_finished, len(state.stock), len(state.face_up))
+def _state_size(state: kernel.State) -> tuple:
+    r = kernel.rules(state.spec)
+    shared = tuple(state.counters[c.index] for c in r.counters.values() if not c.each)
+    piles = tuple(len(state.zones[z.index]) for z in r.zones.values() if z.kind == "pile" and not z.each)
+    return (state.players, shared, sum(state.hand()), state.turns_finished) + piles
 
 
-def move_case(spec: Spec, state: engine.State, move, witness_of: str | None = None) -> dict:
-    after = engine.apply(state, move)
+def move_case(spec: Spec, state: kernel.State, move, witness_of: str | None = None) -> dict:
+    after = kernel.apply(state, move)
     out = neutral.expected_outcome(state, move, after)
     return {"state": state, "move": move, "outcome": out, "clauses": move_clauses(spec, state, move, after),
             **({"witness_of": witness_of} if witness_of else {})}
@@ -434,14 +480,13 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
 
     def signature(c):
         o = c["outcome"]
-        return (type(c["move"]).__name__, getattr(c["move"], "kind", ""), o["legal"], tuple(c["clauses"]),
-                o.get("compare", ""))
+        return (c["move"].id, o["legal"], tuple(c["clauses"]), o.get("compare", ""))
 
     picked = _pick(cands, signature, lambda c: (_state_size(c["state"]), c["key"]), per=size, spare=30 * size,
                    rng_seed=2)
     picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
     out = []
-    for c in sorted(picked, key=lambda c: (signature(c)[:3], _state_size(c["state"]), c["key"])):
+    for c in sorted(picked, key=lambda c: (signature(c)[:2], _state_size(c["state"]), c["key"])):
         out.append(move_vector(spec, c))
     return out
 
@@ -456,7 +501,7 @@ def move_vector(spec: Spec, c: dict) -> dict:
     doc["move"] = scenario.move_to_scenario(spec, move)
     doc["expect"] = {"verdict": "legal" if o["legal"] else "illegal",
                      **({"clauses": list(o["clauses"])} if not o["legal"] else {})}
-    vec = {"id": f"move:{neutral.show_move(doc['move'])}:{c['key'][7:19]}", "scenario": doc,
+    vec = {"id": f"move:{neutral.show_move(doc['move'], spec)}:{c['key'][7:19]}", "scenario": doc,
            "legal": o["legal"], "clauses": c["clauses"]}
     if o["legal"]:
         vec["compare"] = o["compare"]
@@ -481,17 +526,38 @@ def move_vector(spec: Spec, c: dict) -> dict:
 # scores and whole games
 
 
-def score_case(spec: Spec, state: engine.State, went_out) -> dict:
-    """A scoring vector for the level ending in `state` (phase 'play', as the engine scores it)."""
-    r = engine.rules(spec)
-    res = engine.level_scores(state, went_out)
+def score_case(spec: Spec, state: kernel.State, went_out) -> dict:
+    """A scoring vector for the round ending in `state` (as the kernel scores it)."""
+    r = kernel.rules(spec)
+    res = kernel.level_scores(state, went_out)
     d = neutral.state_to_neutral(state)
-    d["phase"] = "level_over"
-    clauses = [spec.rules("cards")[0][0], r.c("scoring"), r.c("level_end")] + (
-        [r.c("bonus"), r.c("deal.exact_deal")] if any(res.bonus) else [])
-    return {"id": "score:" + neutral.digest(d)[7:19], "state": d, "scores": list(res.scores),
-            "laid_points": list(res.laid_points), "hand_points": list(res.hand_points), "bonus": list(res.bonus),
-            "clauses": [x for x in dict.fromkeys(clauses) if x]}
+    d["phase"] = neutral.LEVEL_OVER
+    b = r.get("bonus") or {}
+    clauses = [spec.rules("cards")[0][0], r.clause("scoring"), r.clause("round_end")] + (
+        [r.clause("bonus"), r.inputs[b["when"]].clause if b.get("when") in r.inputs else None]
+        if any(res.bonus) else [])
+    out = {"id": "score:" + neutral.digest(d)[7:19], "state": d, "scores": list(res.scores)}
+    for name, values in res.terms:
+        out[name] = list(values)
+    out["bonus"] = list(res.bonus)
+    out["clauses"] = [x for x in dict.fromkeys(clauses) if x]
+    return out
+
+
+def _round_end_state(before: kernel.State, res) -> kernel.State:
+    """`before` with each player's hand and melds as they stood when the round ended."""
+    r = kernel.rules(before.spec)
+    st = before
+    lay = r.lay_move()
+    for i in range(before.players):
+        st = st.with_zone(r.hand.id, res.hands[i], i)
+        if lay is not None:
+            groups = st.zone(lay.f["to"], i)
+            mine = [c for g in groups for c in g]
+            if sorted(mine) != sorted(res.laid[i]):
+                extra = tuple(sorted((Counter(res.laid[i]) - Counter(mine)).elements()))
+                st = st.with_zone(lay.f["to"], groups + (extra,), i)
+    return st
 
 
 def score_vectors(spec: Spec, size: int = 1, games: Iterable = ()) -> list[dict]:
@@ -500,11 +566,7 @@ def score_vectors(spec: Spec, size: int = 1, games: Iterable = ()) -> list[dict]
         for before, move, after in zip(states, moves, states[1:]):
             if len(after.results) > len(before.results) and not after.results[len(before.results)].void:
                 res = after.results[len(before.results)]
-                end = dataclasses.replace(before, players=tuple(
-                    dataclasses.replace(p, hand=res.hands[i], lays=p.lays if sorted(p.laid) == sorted(res.laid[i])
-                                        else p.lays + (tuple(sorted((Counter(res.laid[i]) - Counter(p.laid)).elements())),))
-                    for i, p in enumerate(before.players)))
-                v = score_case(spec, end, res.went_out)
+                v = score_case(spec, _round_end_state(before, res), res.went_out)
                 out.setdefault(v["id"], v)
     for state, went_out, cid, stated in claims(spec)[1]:
         v = score_case(spec, state, went_out)
@@ -513,10 +575,10 @@ def score_vectors(spec: Spec, size: int = 1, games: Iterable = ()) -> list[dict]
         out[v["id"]] = v
     ch = RandomChooser("score")
     for _ in range(12 * size):
-        state, went_out = cases.level_end(spec, ch)
+        state, went_out = cases.round_end(spec, ch)
         v = score_case(spec, state, went_out)
         out.setdefault(v["id"], v)
-    return sorted(out.values(), key=lambda v: (v["state"]["players"], v["state"]["level"], v["id"]))
+    return sorted(out.values(), key=lambda v: (v["state"]["players"], v["state"].get("round", 1), v["id"]))
 
 
 def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
@@ -539,7 +601,7 @@ def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
 # the reading check's witnesses
 
 
-def _summary(spec: Spec, before: engine.State, move, after) -> tuple:
+def _summary(spec: Spec, before: kernel.State, move, after) -> tuple:
     o = neutral.expected_outcome(before, move, after)
     if not o["legal"]:
         return ("refused", tuple(o["clauses"]))
@@ -550,16 +612,19 @@ def _summary(spec: Spec, before: engine.State, move, after) -> tuple:
 def _word(summary: tuple) -> str:
     if summary[0] == "refused":
         return f"refused ({', '.join(summary[1])})"
-    return {"level_over": "legal, and the level ends", "shuffled": "legal, with the stock refilled"}.get(
+    return {"level_over": "legal, and the round ends", "shuffled": "legal, with the stock refilled"}.get(
         summary[1], "legal")
 
 
-def reading_otherwise(spec: Spec, state: engine.State, move, cid: str, other: str) -> str | None:
+def reading_otherwise(spec: Spec, state: kernel.State, move, cid: str, other: str) -> str | None:
     """What `move` would do if clause `cid` were read as `other`, when that differs."""
-    alt = engine.alt_spec(spec, cid, other)
-    a = _summary(spec, state, move, engine.apply(state, move))
+    alt = kernel.alt_spec(spec, cid, other)
+    a = _summary(spec, state, move, kernel.apply(state, move))
     alt_state = dataclasses.replace(state, spec=alt)
-    b = _summary(alt, alt_state, move, engine.apply(alt_state, move))
+    try:
+        b = _summary(alt, alt_state, move, kernel.apply(alt_state, move))
+    except kernel.Undecided as e:
+        return f"undecided ({e.question})"
     if a[0] == b[0] == "refused" or a == b:
         return None
     if a[0] == b[0] == "legal" and a[1] == b[1] == neutral.COMPARE_SHUFFLED:
@@ -588,9 +653,8 @@ def reading_witnesses(spec: Spec, search: bool = True) -> tuple[list, list, list
     generator searches constructed situations itself."""
     from .readings import reading_findings
 
-    game = spec.game if spec.file.startswith("spec/") else spec.file
     melds, moves, notes = [], [], []
-    for f in reading_findings(game):
+    for f in reading_findings(spec):
         w = f.witness or {}
         cid = f.clauses[0]
         adopted, other = f.id.rsplit(":", 1)[1].split("/")
@@ -603,26 +667,26 @@ def reading_witnesses(spec: Spec, search: bool = True) -> tuple[list, list, list
             melds.append((w["contract"], spec.cards.hand_of(w["cards"]), fid))
             note["vectors"], found = "melds.json", True
         elif "replay" in w and "seed" in w["replay"]:          # a trace from a seeded deal: its last move
-            state = engine.new_game(spec, w["replay"]["players"], w["replay"]["seed"])
-            trace = [engine.move_from_json(m) for m in w["replay"]["moves"]]
+            state = kernel.new_game(spec, w["replay"]["players"], w["replay"]["seed"])
+            trace = [codec.move_from_doc(spec, m) for m in w["replay"]["moves"]]
             for move in trace[:-1]:
-                state = engine.apply(state, move)
-                if isinstance(state, engine.Refusal):
+                state = kernel.apply(state, move)
+                if isinstance(state, kernel.Refusal):
                     break
-            if not isinstance(state, engine.Refusal) and trace:
+            if not isinstance(state, kernel.Refusal) and trace:
                 if reading_otherwise(spec, state, trace[-1], cid, other):
                     moves.append((state, trace[-1], fid))
                     note["vectors"], found = "moves.json", True
         elif "replay" in w:
-            state = engine.State.from_json(w["replay"]["state"], spec)
-            for move in [engine.move_from_json(m) for m in w["replay"]["moves"]]:
+            state = neutral.state_from_neutral(spec, w["replay"]["scenario"])
+            for move in [codec.move_from_doc(spec, m) for m in w["replay"]["scenario"].get("moves", [])]:
                 tells = reading_otherwise(spec, state, move, cid, other)
                 moves.append((state, move, fid if tells else None))
-                nxt = engine.apply(state, move)
+                nxt = kernel.apply(state, move)
                 if tells:
                     found = True
                     break
-                if isinstance(nxt, engine.Refusal) or len(nxt.results) > len(state.results):
+                if isinstance(nxt, kernel.Refusal) or len(nxt.results) > len(state.results):
                     break
                 state = nxt
             note["vectors"] = "moves.json" if found else None
@@ -660,7 +724,7 @@ def spec_digest(spec: Spec) -> str:
     """The digest of the spec file's bytes."""
     from rulings.spec import spec_path
 
-    path = Path(spec_path(spec.game if spec.file.startswith("spec/") else spec.file))
+    path = Path(spec_path(spec.name))
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -715,7 +779,8 @@ def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
              for name, doc in docs.items()}
     return {
         "format": FORMAT, "version": VERSION, "generator": generator_name(), "size": size,
-        "spec": {"game": spec.game, "title": spec.title, "file": spec.file, "sha256": spec_digest(spec)},
+        "spec": {"game": spec.game, "name": spec.name, "title": spec.title, "file": spec.file,
+                 "sha256": spec_digest(spec)},
         "readings": dict(spec.chosen),
         "assumptions": {cid: c.says for cid, c in spec.clauses.items() if c.assumption},
         "clauses": {cid: {"says": c.says, "source": list(c.source), "basis": c.basis}
@@ -729,7 +794,7 @@ def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
             neutral.COMPARE_SHUFFLED: "the stock was refilled by a shuffle: every field but the new stock's order "
                                       "and the cards the mover drew (their count, and the stock and hand together "
                                       "as a multiset, are compared)",
-            neutral.COMPARE_LEVEL_OVER: "the move ended the level: what each player holds and has laid",
+            neutral.COMPARE_LEVEL_OVER: "the move ended the round: what each player holds and has laid",
         },
     }
 
@@ -773,8 +838,7 @@ def read(folder: str | Path) -> dict[str, dict]:
 def spec_of(docs: dict) -> Spec:
     """The spec (with the readings in force) that produced a set of vectors."""
     m = docs["manifest.json"]
-    f = m["spec"]["file"]
-    return load(m["spec"]["game"] if f.startswith("spec/") else f, m["readings"])
+    return load(m["spec"].get("name") or m["spec"]["game"], m["readings"])
 
 
 __all__ = ["generate", "write", "read", "spec_of", "FILES", "FORMAT", "VERSION", "VectorError"]

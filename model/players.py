@@ -1,93 +1,199 @@
-"""Computer players for the Tick engine: a seeded random player and a greedy one.
+"""Computer players for any game the kernel plays: a seeded random player and a greedy one.
 
 A player is anything with `choose(state) -> move`; it only ever picks from
-`engine.legal_moves(state)`, so it can never break a rule. `play` runs a whole game.
+`kernel.legal_moves(state)`, so it can never break a rule. `play` runs a whole game.
 """
 from __future__ import annotations
 
 import random
 from typing import Sequence
 
-from . import engine
-from .engine import Discard, Draw, Lay, Refusal, State
+from . import kernel
+from .kernel import Move, Refusal, State
+from .kernel.lay import laid_values
 
 
 class RandomPlayer:
-    """Picks a kind of move uniformly among the kinds offered (a stock draw, a tick, a lay,
-    a discard), then a move of that kind uniformly, from its own seeded stream.
+    """Picks a kind of move uniformly among the kinds offered (each move of the spec is a
+    kind), then a move of that kind uniformly, from its own seeded stream.
 
     Choosing the kind first keeps the one lay offered from drowning among a dozen
     discards; a player picking uniformly among all moves almost never lays, and its
-    levels (so its games) practically never end."""
+    rounds (so its games) practically never end."""
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
     def choose(self, state: State):
-        moves = engine.legal_moves(state)
+        moves = kernel.legal_moves(state)
         kinds: dict[str, list] = {}
         for m in moves:
-            kinds.setdefault(m.kind if isinstance(m, Draw) else type(m).__name__, []).append(m)
+            kinds.setdefault(m.id, []).append(m)
         kind = self.rng.choice(sorted(kinds))
         return self.rng.choice(kinds[kind])
 
 
 class GreedyPlayer:
-    """Lays whenever it can (the richest lay offered), takes a one-card tick when the top
-    face-up card would complete a set with cards it holds, and otherwise discards the
-    costliest card that does not help (a card helps if it is wild, matches a laid rank,
-    or shares its rank with another card in hand)."""
+    """Lays whenever it can (the richest lay offered), adds cards to laid melds, takes a
+    face-up card when it helps (a paid one only when it completes a meld the contract
+    needs, or the hand is too short to ever lay it), and otherwise ends the turn with the
+    card that helps least (giving away a card a move gives rather than discarding one).
+
+    A card helps as much as the cards in hand it could share a meld with (of the kinds
+    the player's contract, or once it is down the further melds, ask for); a wild helps
+    most, and so does a natural matching a laid card when single matching cards may be
+    laid."""
+
+    def _contract(self, state: State):
+        r = kernel.rules(state.spec)
+        lay = r.lay_move()
+        if lay is None:
+            return None, None
+        from .kernel.lay import contract_of
+
+        return lay, contract_of(state, lay)
 
     def _need(self, state: State) -> int:
-        """Cards the player must lay before going out could be possible: the level's
+        """Cards the player must lay before going out could be possible: the contract's
         required melds if not down yet, else 0."""
-        me = state.players[state.current]
-        if me.down:
+        _, contract = self._contract(state)
+        if contract is None or state.down():
             return 0
-        return sum(s.size for s in state.spec.contract(level=state.level).required)
+        return sum(s.size for s in contract.required)
+
+    def _kinds(self, state: State):
+        r = kernel.rules(state.spec)
+        lay, contract = self._contract(state)
+        if contract is not None and not state.down():
+            ids = {k for s in contract.required for k in s.kinds}
+        else:
+            ids = {k for s in r.extras(contract).extras for k in s.kinds} or set(state.spec.meld_kinds)
+        return [state.spec.meld_kinds[k] for k in sorted(ids) if state.spec.meld_kinds[k].same or state.spec.meld_kinds[k].run]
 
     def _worth(self, state: State, t: int, hand: Sequence[int]) -> int:
-        """How much card type t helps: a wild or a card matching a laid rank helps most,
-        a natural helps as much as the cards of its rank in hand (itself excluded)."""
-        r = engine.rules(state.spec)
-        ct = r.types[t]
+        """How much card type t helps: a wild or a card matching a laid one helps most, a
+        natural as much as the other naturals in hand it could share a meld with."""
+        types = state.spec.cards.types
+        ct = types[t]
         if ct.wild:
             return 100
         if not ct.natural:
             return -1
-        me = state.players[state.current]
-        if me.down and r.match_attr and ct.attrs[r.match_attr] in engine.laid_values(state):
+        r = kernel.rules(state.spec)
+        lay = r.lay_move()
+        lo = (lay.f.get("lay_off") or {}) if lay else {}
+        if state.down() and lo and ct.attrs[lo["match"]] in laid_values(state, lay):
             return 100
-        return sum(n for u, n in enumerate(hand) if r.types[u].natural and r.types[u].attrs == ct.attrs) - 1
+        kinds = self._kinds(state)
+        if not kinds:
+            return sum(n for u, n in enumerate(hand) if types[u].natural and types[u].attrs == ct.attrs) - 1
+        best = 0
+        for k in kinds:
+            n = 0
+            for u, c in enumerate(hand):
+                if not c or not types[u].natural:
+                    continue
+                other = types[u]
+                if any(other.attrs[a] != ct.attrs[a] for a in k.same):
+                    continue
+                if k.run:
+                    gap = abs(int(other.attrs[k.run]) - int(ct.attrs[k.run]))
+                    if gap >= max(k.size_min, 3) or (gap == 0 and u != t):
+                        continue
+                n += c
+            best = max(best, n)
+        return best - 1
 
     def choose(self, state: State):
-        moves = engine.legal_moves(state)
-        r = engine.rules(state.spec)
-        me = state.players[state.current]
-        if state.phase == "draw":
-            if Draw("tick", 1) in moves and state.face_up:
-                top = state.face_up[-1]
-                with_top = list(me.hand)
-                with_top[top] += 1
-                worth = self._worth(state, top, with_top)
-                sizes = [s.size for s in state.spec.contract(level=state.level).required]
-                completes = (not me.down and worth + 1 in sizes) or (me.down and worth >= 100 and r.types[top].natural)
-                short = sum(me.hand) < self._need(state) + 1
-                if completes or (short and worth >= 1):
-                    return Draw("tick", 1)
-            return Draw("stock")
-        lays = [m for m in moves if isinstance(m, Lay)]
+        moves = kernel.legal_moves(state)
+        r = kernel.rules(state.spec)
+        spec = state.spec
+        hand = state.hand()
+        phase_draws = [m for m in moves if r.moves[m.id].mechanic == "draw"]
+        if phase_draws:
+            return self._draw(state, r, phase_draws, hand)
+        lays = [m for m in moves if r.moves[m.id].mechanic == "lay"]
         if lays:
-            value = state.spec.cards.types
+            value = spec.cards.types
             return max(lays, key=lambda m: (sum(value[t].value for t in m.cards), m.cards))
-        discards = [m for m in moves if isinstance(m, Discard)]
-        return min(discards, key=lambda m: (self._worth(state, m.card, me.hand), -r.types[m.card].value, m.card))
+        extends = [m for m in moves if r.moves[m.id].mechanic == "extend"]
+        if extends:
+            return extends[0]
+        gives = [m for m in moves if r.moves[m.id].mechanic == "give"]
+        if gives:
+            return gives[0]
+        discards = [m for m in moves if r.moves[m.id].mechanic == "discard"]
+        if discards:
+            types = spec.cards.types
+            return min(discards, key=lambda m: (self._worth(state, m.cards[0], hand), -types[m.cards[0]].value,
+                                                m.cards[0]))
+        return moves[0]
+
+    def _useful_now(self, state: State, r, card: int) -> bool:
+        """Whether a free face-up card is of use at once: it completes the contract the
+        hand could not lay without it, or (down already) it fits a laid meld."""
+        from .kernel.lay import best, group_kinds
+
+        hand = state.hand()
+        with_card = list(hand)
+        with_card[card] += 1
+        lay, contract = self._contract(state)
+        if lay is None:
+            return False
+        if not state.down():
+            if contract is None:
+                return False
+            import dataclasses
+
+            need = dataclasses.replace(contract, keep=1)
+            return best(state.spec, need, tuple(with_card)) is not None and best(state.spec, need, hand) is None
+        if self._worth(state, card, with_card) >= 100:
+            return True
+        for m in r.moves.values():
+            if m.mechanic != "extend":
+                continue
+            seats = range(state.players) if m.f["onto"] == "any_player" else [state.current]
+            for s in seats:
+                for g in state.zone(m.f["to"], s):
+                    now = group_kinds(state.spec, tuple(sorted(g + (card,))))
+                    if group_kinds(state.spec, g) & now if m.f.get("stays") == "same_kind" else now:
+                        return True
+        return False
+
+    def _draw(self, state: State, r, draws: list[Move], hand) -> Move:
+        contract = self._contract(state)[1]
+        sizes = [s.size for s in contract.required] if contract is not None else []
+        for m in draws:
+            decl = r.moves[m.id]
+            first = next(iter(decl.f["from"]))
+            z = r.zones[first]
+            if z.face != "up" or m.units != 1:
+                continue
+            pile = state.zone(first, m.seat if z.each else None)
+            if not pile:
+                continue
+            top = pile[-1]
+            with_top = list(hand)
+            with_top[top] += 1
+            worth = self._worth(state, top, with_top)
+            paid = any(int(c) > 0 for c in (decl.f.get("cost") or {}).values())
+            if not paid:
+                if self._useful_now(state, r, top):
+                    return m
+                continue
+            down = state.down()
+            completes = (not down and worth + 1 in sizes) or (down and worth >= 100 and state.spec.cards.types[top].natural)
+            short = sum(hand) < self._need(state) + 1
+            if completes or (short and worth >= 1):
+                return m
+        blind = [m for m in draws if all(r.zones[z].face == "down" for z in r.moves[m.id].f["from"])]
+        return (blind or draws)[0]
 
 
-def play(spec, agents: Sequence, seed: int, dealer: int = 0, exact_deal=False,
+def play(spec, agents: Sequence, seed: int, dealer: int = 0, inputs=None,
          max_moves: int = 200_000) -> tuple[State, list]:
     """Play a whole game; returns the final state and the moves made."""
-    state = engine.new_game(spec, len(agents), seed, dealer, exact_deal)
+    state = kernel.new_game(spec, len(agents), seed, dealer, inputs)
     if isinstance(state, Refusal):
         raise ValueError(state.why)
     moves = []
@@ -95,7 +201,7 @@ def play(spec, agents: Sequence, seed: int, dealer: int = 0, exact_deal=False,
         if state.over:
             return state, moves
         move = agents[state.current].choose(state)
-        nxt = engine.apply(state, move)
+        nxt = kernel.apply(state, move)
         if isinstance(nxt, Refusal):
             raise AssertionError(f"a player chose a refused move {move!r}: {nxt}")
         moves.append(move)

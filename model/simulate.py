@@ -1,12 +1,14 @@
 """Whole games played by computer players, summarised for a rule writer.
 
 `run(spec, players, games, seed)` plays `games` seeded games and returns a report (plain
-data, JSON-ready): for each level, how often it ended by someone going out and how
-otherwise, how many turns it took, the chips spent on ticks, how often the stock ran
-out; the spread of final scores and of winning margins; and, for every assumption and
-reading the engine plays by, the share of games in which some decision rested on it
-(`engine.apply_traced`). Same arguments, same report: every game's seed, every player's
-stream and every shuffle derive from `seed`.
+data, JSON-ready): rounds grouped by the shared counter that picks each round's contract
+(a game of levels played together) or by their number, how each ended, how many turns it
+took, the units taken by each paid move and what they cost, how often the stock ran out;
+the final value of every counter of each player, the winners and the winning margin; and,
+for every assumption and reading the game rests on, the share of games in which some
+decision rested on it (`kernel.apply_traced`). A game that reaches a question no clause
+answers is reported as undecided, with the question. Same arguments, same report: every
+game's seed, every player's stream and every shuffle derive from `seed`.
 """
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import engine, players as agents
-from .engine import Draw, Refusal
+from . import kernel, players as agents
+from .kernel import Refusal, Undecided
 from .spec import Spec
 
 PLAYERS = {"greedy": lambda seed, seat: agents.GreedyPlayer(),
            "random": lambda seed, seat: agents.RandomPlayer(f"simulate:{seed}:{seat}")}
-ENDS = ("went_out", "stalled", "nothing_to_draw", "stock_empty")
+ENDS = ("went_out", "stalled", "nothing_left", "stock_empty")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -31,13 +33,12 @@ def game_seed(seed: int, index: int) -> int:
 
 
 @dataclass
-class LevelPlay:
-    level: int
-    how: str                       # went_out, stalled, nothing_to_draw, stock_empty
+class RoundPlay:
+    group: int                     # the value of the grouping counter (or the round number)
+    how: str                       # went_out, stalled, nothing_left, stock_empty
     void: bool
     turns: int
-    ticks: int                     # tick moves
-    chips: int                     # chips spent on them
+    paid: dict                     # move -> (units taken, {counter: spent})
     reshuffles: int
 
 
@@ -46,51 +47,89 @@ class GamePlay:
     seed: int
     moves: int
     finished: bool
-    levels: list[LevelPlay] = field(default_factory=list)
-    scores: tuple[int, ...] = ()
+    rounds: list[RoundPlay] = field(default_factory=list)
+    counters: dict = field(default_factory=dict)   # counter of each player -> final values
     winners: tuple[int, ...] = ()
+    undecided: str | None = None                    # the question that stopped the game
     rested_on: Counter = field(default_factory=Counter)    # clause -> decisions that rested on it
+    score_counter: str = ""                         # the counter scores go into, if a score is kept
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.counters.get(self.score_counter, ()))
+
+
+def grouping(spec: Spec) -> str:
+    """What rounds are grouped by: the shared counter that picks the contract, else round."""
+    r = kernel.rules(spec)
+    lay = r.lay_move()
+    which = lay.f.get("contract") if lay else None
+    if which in r.counters and not r.counters[which].each:
+        return which
+    return "round"
+
+
+def paid_moves(spec: Spec) -> dict[str, dict]:
+    r = kernel.rules(spec)
+    return {m.id: {c: int(v) for c, v in (m.f.get("cost") or {}).items()} for m in r.moves.values()
+            if m.mechanic == "draw" and any(int(v) for v in (m.f.get("cost") or {}).values())}
 
 
 def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool = True,
               max_moves: int = 200_000) -> GamePlay:
-    """One seeded game, recorded level by level (with what its decisions rested on)."""
-    r = engine.rules(spec)
+    """One seeded game, recorded round by round (with what its decisions rested on)."""
+    r = kernel.rules(spec)
     seats = [PLAYERS[player](seed, i) for i in range(n)]
-    if trace:
-        state, basis = engine.new_game_traced(spec, n, seed)
-    else:
-        state, basis = engine.new_game(spec, n, seed), []
+    by = grouping(spec)
+    paid = paid_moves(spec)
+    g = GamePlay(seed, 0, False)
+    try:
+        if trace:
+            state, basis = kernel.new_game_traced(spec, n, seed)
+        else:
+            state, basis = kernel.new_game(spec, n, seed), []
+    except Undecided as e:
+        g.undecided = e.question
+        return g
     if isinstance(state, Refusal):
         raise ValueError(state.why)
-    g = GamePlay(seed, 0, False)
     g.rested_on.update(b.clause for b in basis)
-    ticks = chips = 0
+    spent: dict = {m: [0, Counter()] for m in paid}
     seen = 0
     for _ in range(max_moves):
         if state.over:
             break
-        move = seats[state.current].choose(state)
-        if trace:
-            nxt, basis = engine.apply_traced(state, move)
-            g.rested_on.update(b.clause for b in basis)
-        else:
-            nxt = engine.apply(state, move)
+        try:
+            move = seats[state.current].choose(state)
+            if trace:
+                nxt, basis = kernel.apply_traced(state, move)
+                g.rested_on.update(b.clause for b in basis)
+            else:
+                nxt = kernel.apply(state, move)
+        except Undecided as e:
+            g.undecided = e.question
+            break
         if isinstance(nxt, Refusal):
             raise AssertionError(f"a {player} player chose a refused move {move!r}: {nxt}")
         g.moves += 1
-        if isinstance(move, Draw) and move.kind == "tick" and nxt.results == state.results:
-            ticks += 1
-            chips += move.count * r.tick_chips
+        if move.id in paid and nxt.results == state.results:
+            spent[move.id][0] += move.units
+            for c, v in paid[move.id].items():
+                spent[move.id][1][c] += v * move.units
         for res in nxt.results[seen:]:
             turns = res.turns_finished + (1 if res.how == "went_out" else 0)
-            g.levels.append(LevelPlay(res.level, res.how or "went_out", res.void, turns, ticks, chips,
-                                      res.reshuffles))
-            ticks = chips = 0
+            group = dict(res.shared).get(by, res.round) if by != "round" else res.round
+            g.rounds.append(RoundPlay(group, res.how or "went_out", res.void, turns,
+                                      {m: (u, dict(c)) for m, (u, c) in spent.items()}, res.reshuffles))
+            spent = {m: [0, Counter()] for m in paid}
         seen = len(nxt.results)
         state = nxt
     g.finished = state.over
-    g.scores, g.winners = state.scores, state.winners
+    for c in r.counters.values():
+        if c.each:
+            g.counters[c.id] = tuple(state.counter(c.id, s) for s in range(n))
+    g.score_counter = r.get("scoring.into") or ""
+    g.winners = state.winners
     return g
 
 
@@ -101,32 +140,44 @@ def _spread(xs, digits: int = 1) -> dict:
             "min": min(xs), "max": max(xs)}
 
 
+def assumptions(spec: Spec) -> dict[str, str]:
+    """The clauses play rests on that are assumptions or have readings, id -> says."""
+    return {cid: c.says for cid, c in spec.clauses.items() if c.assumption or c.readings}
+
+
 def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) -> dict:
     done = [g for g in plays if g.finished]
-    levels = []
-    for lv in engine.rules(spec).levels:
-        rows = [p for g in plays for p in g.levels if p.level == lv]
+    r = kernel.rules(spec)
+    by = grouping(spec)
+    paid = paid_moves(spec)
+    groups = sorted({p.group for g in plays for p in g.rounds})
+    rounds = []
+    for value in groups:
+        rows = [p for g in plays for p in g.rounds if p.group == value]
         ends = Counter(p.how for p in rows)
-        levels.append({
-            "level": lv,
+        rounds.append({
+            by: value,
             "played": len(rows),
             "ended": {k: ends.get(k, 0) for k in ENDS},
             "went_out_share": round(ends.get("went_out", 0) / len(rows), 4) if rows else None,
             "void": sum(p.void for p in rows),
             "turns": _spread([p.turns for p in rows]),
-            "ticks": _spread([p.ticks for p in rows], 2),
-            "chips_spent": _spread([p.chips for p in rows], 2),
+            "paid": {m: {"units": _spread([p.paid[m][0] for p in rows], 2),
+                         "spent": {c: _spread([p.paid[m][1].get(c, 0) for p in rows], 2) for c in cost}}
+                     for m, cost in paid.items()},
             "stock_ran_out_share": round(sum(p.reshuffles > 0 for p in rows) / len(rows), 4) if rows else None,
             "reshuffles": _spread([p.reshuffles for p in rows], 2),
         })
-    finals = [s for g in done for s in g.scores]
+    finals = {c.id: _spread([v for g in done for v in g.counters.get(c.id, ())])
+              for c in r.counters.values() if c.each}
+    win_by = (r.get("game_end.winner") or {})
     margins = []
-    for g in done:
-        top = sorted(g.scores, reverse=True)
-        margins.append(top[0] - top[1] if len(top) > 1 else 0)
-    considered = engine.assumptions(spec)
+    if isinstance(win_by, dict) and "most" in win_by:
+        for g in done:
+            top = sorted(g.counters.get(win_by["most"], ()), reverse=True)
+            margins.append(top[0] - top[1] if len(top) > 1 else 0)
     rests = []
-    for cid in considered:
+    for cid in assumptions(spec):
         c = spec.clauses[cid]
         hit = [g.rested_on[cid] for g in plays]
         rests.append({"clause": cid, "kind": "reading" if c.readings else "assumption",
@@ -134,25 +185,30 @@ def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) ->
                       "games_share": round(sum(1 for h in hit if h) / len(plays), 4) if plays else None,
                       "per_game": round(statistics.fmean(hit), 2) if plays else None})
     rests.sort(key=lambda x: (-(x["games_share"] or 0), x["clause"]))
-    all_levels = [p for g in plays for p in g.levels]
+    all_rounds = [p for g in plays for p in g.rounds]
+    undecided = Counter(g.undecided for g in plays if g.undecided)
     return {
         "game": spec.game,
         "readings": dict(spec.chosen),
-        "readings_not_adopted": {c: r for c, r in spec.chosen.items() if r != spec.clauses[c].adopted},
+        "readings_not_adopted": {c: x for c, x in spec.chosen.items() if x != spec.clauses[c].adopted},
         "players": n,
         "player": player,
         "games": len(plays),
         "seed": seed,
         "finished": len(done),
-        "unfinished": len(plays) - len(done),
+        "unfinished": len(plays) - len(done) - sum(undecided.values()),
+        "undecided": dict(undecided),
         "moves_per_game": _spread([g.moves for g in plays]),
-        "levels": levels,
-        "final_scores": _spread(finals),
+        "rounds_per_game": _spread([len(g.rounds) for g in plays]),
+        "grouped_by": by,
+        "rounds": rounds,
+        "final": finals,
+        "winners": dict(sorted(Counter(len(g.winners) for g in done).items())),
         "winning_margin": _spread(margins),
         "shared_wins": sum(1 for g in done if len(g.winners) > 1),
-        "stock": {"levels_where_it_ran_out_share": round(sum(p.reshuffles > 0 for p in all_levels)
-                                                         / len(all_levels), 4) if all_levels else None,
-                  "reshuffles_per_game": _spread([sum(p.reshuffles for p in g.levels) for g in plays], 2)},
+        "stock": {"rounds_where_it_ran_out_share": round(sum(p.reshuffles > 0 for p in all_rounds)
+                                                         / len(all_rounds), 4) if all_rounds else None,
+                  "reshuffles_per_game": _spread([sum(p.reshuffles for p in g.rounds) for g in plays], 2)},
         "rested_on": rests,
     }
 
@@ -184,38 +240,57 @@ def format_report(rep: dict) -> str:
     """The report as text for a terminal."""
     out = []
     w = out.append
+    extra = []
+    if rep["unfinished"]:
+        extra.append(f"{rep['unfinished']} unfinished (move cap)")
+    for q, k in rep["undecided"].items():
+        extra.append(f"{k} undecided: {q}")
     w(f"{rep['game']}: {rep['games']} games, {rep['players']} {rep['player']} players, seed {rep['seed']}"
-      + (f"; {rep['unfinished']} unfinished (move cap)" if rep["unfinished"] else ""))
+      + ("; " + "; ".join(extra) if extra else ""))
     changed = rep["readings_not_adopted"]
-    w("readings: " + (", ".join(f"{c}={r}" for c, r in changed.items()) if changed else "the spec's adopted ones"))
-    m = rep["moves_per_game"]
-    w(f"moves per game: mean {_num(m['mean'])}, median {_num(m['median'])}, max {_num(m['max'])}")
+    w("readings: " + (", ".join(f"{c}={x}" for c, x in changed.items()) if changed else "the spec's adopted ones"))
+    m, rp = rep["moves_per_game"], rep["rounds_per_game"]
+    w(f"moves per game: mean {_num(m['mean'])}, median {_num(m['median'])}, max {_num(m['max'])}; "
+      f"rounds per game: mean {_num(rp['mean'])}, max {_num(rp['max'])}")
     w("")
-    w("level  played  went out  other ends                     turns mean/median/max  "
-      "ticks mean/max  chips mean/max  stock ran out")
-    for lv in rep["levels"]:
+    by = rep["grouped_by"]
+    paid_cols = []
+    for row in rep["rounds"][:1]:
+        for mv, info in row["paid"].items():
+            paid_cols.append((mv, None))
+            paid_cols += [(mv, c) for c in info["spent"]]
+    head = f"{by:>5}  played  went out  other ends                     turns mean/median/max  "
+    head += "".join(f"{(mv if c is None else c) + ' mean/max':<16}" for mv, c in paid_cols)
+    w(head + "stock ran out")
+    for lv in rep["rounds"]:
         other = ", ".join(f"{k} {v}" for k, v in lv["ended"].items() if k != "went_out" and v) or "-"
         if lv["void"]:
             other += f" ({lv['void']} void)"
-        t, k, c = lv["turns"], lv["ticks"], lv["chips_spent"]
-        out_share, ran_out = _pct(lv["went_out_share"]), _pct(lv["stock_ran_out_share"])
-        w(f"{lv['level']:>5}  {lv['played']:>6}  {out_share:>8}  "
-          f"{other:<29}  {_num(t['mean']):>6} / {_num(t['median']):>5} / {_num(t['max']):<5}  "
-          f"{_num(k['mean']):>6} / {_num(k['max']):<4}  {_num(c['mean']):>6} / {_num(c['max']):<4}  "
-          f"{ran_out:>6}")
+        t = lv["turns"]
+        line = (f"{lv[by]:>5}  {lv['played']:>6}  {_pct(lv['went_out_share']):>8}  "
+                f"{other:<29}  {_num(t['mean']):>6} / {_num(t['median']):>5} / {_num(t['max']):<5}  ")
+        for mv, c in paid_cols:
+            s = lv["paid"][mv]["units"] if c is None else lv["paid"][mv]["spent"][c]
+            line += f"{_num(s['mean']):>6} / {_num(s['max']):<7}"
+        w(line + f"{_pct(lv['stock_ran_out_share']):>6}")
     w("")
-    f, mg = rep["final_scores"], rep["winning_margin"]
-    w(f"final scores: mean {_num(f['mean'])}, min {_num(f['min'])}, max {_num(f['max'])}")
-    w(f"winning margins: mean {_num(mg['mean'])}, median {_num(mg['median'])}, min {_num(mg['min'])}, "
-      f"max {_num(mg['max'])}; shared wins {rep['shared_wins']}")
+    for cid, f in rep["final"].items():
+        w(f"final {cid}: mean {_num(f['mean'])}, min {_num(f['min'])}, max {_num(f['max'])}")
+    mg = rep["winning_margin"]
+    if mg["mean"] is not None:
+        w(f"winning margins: mean {_num(mg['mean'])}, median {_num(mg['median'])}, min {_num(mg['min'])}, "
+          f"max {_num(mg['max'])}; shared wins {rep['shared_wins']}")
+    else:
+        w(f"winners per game: {', '.join(f'{k}: {v} game(s)' for k, v in rep['winners'].items()) or '-'}; "
+          f"shared wins {rep['shared_wins']}")
     s = rep["stock"]
-    share = s["levels_where_it_ran_out_share"]
-    w(f"stock: ran out in {100 * share:.1f}% of levels" if share is not None else "stock: -")
+    share = s["rounds_where_it_ran_out_share"]
+    w(f"stock: ran out in {100 * share:.1f}% of rounds" if share is not None else "stock: -")
     w(f"       reshuffles per game: mean {_num(s['reshuffles_per_game']['mean'])}, "
       f"max {_num(s['reshuffles_per_game']['max'])}")
     w("")
     w("assumptions and readings: share of games in which a decision rested on each (decisions per game)")
     for a in rep["rested_on"]:
         name = f"{a['clause']}={a['reading']}" if a["kind"] == "reading" else f"{a['clause']} (assumption)"
-        w(f"  {name:<44} {100 * a['games_share']:5.1f}%  {a['per_game']:>7g}/game")
+        w(f"  {name:<44} {100 * (a['games_share'] or 0):5.1f}%  {a['per_game'] or 0:>7g}/game")
     return "\n".join(out)

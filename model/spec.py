@@ -20,12 +20,8 @@ from .specfile import Positions, SpecError, SpecErrors, formal_keys, read
 
 RULEBOOKS_ENV = "RULINGS_RULEBOOKS"
 
-# names each engine-side expression may use
-ENGINE_NAMES = {
-    ("go_out", "when"): ("turns_finished", "players", "turn", "level"),
-    ("bonus", "cards"): ("players",),
-    ("scoring", "level"): ("laid_points", "hand_points"),
-}
+# names an expression of the deal may use (claims about the deal read them too)
+DEAL_NAMES = ("players",)
 
 
 class ReadingError(ValueError):
@@ -110,13 +106,27 @@ class Spec:
     meld_kinds: Mapping[str, MeldKind]
     contracts: Mapping[str, Contract]
     params: Mapping[str, int]
+    origin: str = ""                       # what load() was given: a packaged game's name, or the file's path
+
+    @property
+    def packaged(self) -> bool:
+        """Whether the spec is one of the games shipped with rulings (not a file of the user's)."""
+        return bool(self.origin) and self.origin == self.game and not self.origin.endswith((".yaml", ".yml"))
+
+    @property
+    def name(self) -> str:
+        """How a scenario or vector names this spec: the game, or the file it was loaded from."""
+        return self.origin if self.origin else self.game
 
     # ---- formal content in force --------------------------------------------------------
     def formal(self, clause_id: str) -> dict:
+        """A clause's formal content under the reading in force (the reading's keys replace
+        the clause's own)."""
         c = self.clauses[clause_id]
+        if not c.readings:
+            return c.formal
         out = dict(c.formal)
-        if c.readings:
-            out.update(c.readings[self.chosen[clause_id]].formal)
+        out.update(c.readings[self.chosen[clause_id]].formal)
         return out
 
     def rules(self, key: str) -> list[tuple[str, Any]]:
@@ -153,7 +163,10 @@ class Spec:
         return out
 
     def with_readings(self, choices: Mapping[str, str]) -> "Spec":
-        return load(self.file, choices)
+        """The same spec with these readings chosen (others stay as they are in this spec
+        only if named in `choices`; unnamed clauses take their adopted reading). Works from
+        any directory: the spec is found again where it was first loaded from."""
+        return _load_cached(self.origin or self.file, tuple(sorted(choices.items())))
 
     def contract(self, level: int | None = None, initial: bool = False) -> Contract:
         if initial:
@@ -219,14 +232,36 @@ def load(name_or_path: str | Path, choices: Mapping[str, str] | None = None,
     """Load and validate a spec. Raises SpecErrors (file:line:col messages),
     ReadingError for an unknown reading choice, FileNotFoundError for an unknown game."""
     path = spec_path(str(name_or_path))
-    display = f"spec/{path.name}" if str(path).startswith(str(resources.files("rulings.games"))) else str(path)
+    packaged = str(path).startswith(str(resources.files("rulings.games")))
+    display = f"spec/{path.name}" if packaged else str(path)
     data, pos = read(path, display)
-    return _Builder(data, pos, rulebooks_dir(rulebooks)).build(choices)
+    origin = path.stem if packaged else str(path.resolve())
+    return _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(choices)
+
+
+_loaded: dict[tuple, Spec] = {}
+
+
+def _load_cached(origin: str, choices: tuple) -> Spec:
+    """`load` for another reading of a spec already loaded, cached while its file is unchanged."""
+    path = spec_path(origin)
+    try:
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    key = (origin, stamp, choices)
+    hit = _loaded.get(key)
+    if hit is None:
+        if len(_loaded) > 512:
+            _loaded.clear()
+        hit = _loaded[key] = load(origin, dict(choices))
+    return hit
 
 
 class _Builder:
-    def __init__(self, data: dict, pos: Positions, books: Path | None):
-        self.data, self.pos, self.books = data, pos, books
+    def __init__(self, data: dict, pos: Positions, books: Path | None, origin: str = ""):
+        self.data, self.pos, self.books, self.origin = data, pos, books, origin
         self.errors: list[SpecError] = []
 
     def err(self, path: tuple, message: str, key: bool = False, col_offset: int = 0) -> None:
@@ -455,10 +490,9 @@ class _Builder:
             for i, a in enumerate(ls.get("distinct", [])):
                 if a not in attrs:
                     self.err(path + ("distinct", i), f"unknown attribute {a!r}; attributes: {', '.join(attrs)}")
-        for (key, field_), names in ENGINE_NAMES.items():
-            for cid, path, val in self.formal_sites(clauses, key):
-                if field_ in val:
-                    self.expr(path + (field_,), val[field_], names + tuple(params))
+        for cid, path, p in self.formal_sites(clauses, "players"):
+            if p["min"] > p["max"]:
+                self.err(path, f"players: min {p['min']} is more than max {p['max']}")
         if self.errors:
             raise SpecErrors(self.errors)
 
@@ -482,11 +516,12 @@ class _Builder:
         distinct_clause = next((cid for cid, f in in_force.items() if "distinct" in f.get("level_sets", {})), None)
         exact = any(f.get("level_sets", {}).get("size") == "exactly" for f in in_force.values())
         distinct = tuple(a for f in in_force.values() for a in f.get("level_sets", {}).get("distinct", ()))
+        # the cards a lay-down keeps in hand: one for the move that discards to end the turn
         keep_clause, keep = None, 0
         for cid, f in in_force.items():
-            d = f.get("discard")
-            if d and d.get("required", True) and d.get("count", 1):
-                keep_clause, keep = cid, d.get("count", 1)
+            for mid, m in (f.get("moves") or {}).items():
+                if isinstance(m, Mapping) and m.get("mechanic") == "discard" and keep_clause is None:
+                    keep_clause, keep = cid, 1
 
         def contract(name, required, base_clauses):
             rules = tuple(r for r, only in lay_rules if only is None or name.split()[0] in only or name in only)
@@ -511,8 +546,16 @@ class _Builder:
         if not any(k.startswith("level ") for k in contracts):
             contracts["any"] = contract("any", (), [])
 
-        return Spec(self.data["game"], self.data["title"], self.data.get("summary", ""), self.pos.file,
-                    self.data["rulebooks"], clauses, chosen, cards, meld_kinds, contracts, params)
+        spec = Spec(self.data["game"], self.data["title"], self.data.get("summary", ""), self.pos.file,
+                    self.data["rulebooks"], clauses, chosen, cards, meld_kinds, contracts, params, self.origin)
+        # the kernel reads the turn rules: a spec it cannot play is a spec error, here and now
+        from .kernel.rules import Rules
+
+        kernel = Rules(spec)
+        if kernel.problems:
+            raise SpecErrors([self.pos.error(p.path, p.message) for p in kernel.problems])
+        object.__setattr__(spec, "kernel_rules", kernel)     # kept with the spec: specs are frozen
+        return spec
 
 
 def validate(paths: list[str], rulebooks: str | None = None) -> list[SpecError]:

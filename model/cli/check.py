@@ -8,6 +8,7 @@ import time
 import click
 
 from ..checks.findings import KINDS
+from .common import READING_HELP
 
 
 @click.command()
@@ -16,8 +17,9 @@ from ..checks.findings import KINDS
               help="Only these kinds of finding (repeatable); default: all.")
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
+@click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def check(game: str, kinds: tuple[str, ...], bound: int, as_json: bool):
+def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], as_json: bool):
     """Search a game's rules for ambiguities, gaps, conflicts, false claims and
     translation differences, each finding with a replayable witness.
 
@@ -34,17 +36,17 @@ def check(game: str, kinds: tuple[str, ...], bound: int, as_json: bool):
     from ..checks import report
     from ..checks.run import run_checks
 
-    _load(game, ())   # a clear error for an unknown game or a broken spec
+    spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
         _fail("--bound must be at least 1")
     t0 = time.perf_counter()
     if as_json or not sys.stderr.isatty():
-        runs = run_checks(game, list(kinds) or None, bound)
+        runs = run_checks(spec, list(kinds) or None, bound)
     else:
         from rich.console import Console
 
         with Console(stderr=True).status("checking") as status:
-            runs = run_checks(game, list(kinds) or None, bound, progress=lambda m: status.update(f"checking: {m}"))
+            runs = run_checks(spec, list(kinds) or None, bound, progress=lambda m: status.update(f"checking: {m}"))
     seconds = time.perf_counter() - t0
     if as_json:
         click.echo(json.dumps(report.as_json(game, runs, seconds), indent=2))

@@ -1,7 +1,7 @@
 """What every `rulings` command shares: exit codes, errors, loading a spec, progress.
 
 Exit codes: 0 yes / legal / ok, 1 no / illegal / problems found, 2 bad usage or input,
-3 the solver could not decide (unknown).
+3 the solver could not decide (unknown), 4 undecided (no clause of the spec decides it).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import click
 
 from ..spec import ReadingError, Spec, SpecErrors, load
 
-EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED = 0, 1, 2, 3, 4
 
 READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
 

@@ -11,14 +11,17 @@ from .common import READING_HELP
 
 
 def _playable(spec) -> None:
-    """Vectors need a game the engine plays; say so plainly when it cannot."""
-    from rulings import engine
+    """Vectors need a game the kernel plays whole; say so plainly when the spec leaves a
+    question of play open."""
+    from rulings import kernel
     from .common import _fail
 
-    try:
-        engine.rules(spec)
-    except engine.EngineError as e:
-        _fail(f"conformance covers games the engine plays, and it cannot play {spec.game}: {e}")
+    open_ = kernel.rules(spec).unanswered()
+    if open_:
+        from rulings.kernel.vocabulary import question
+
+        _fail(f"conformance covers games the kernel plays whole, and {spec.game}'s spec leaves open: "
+              + "; ".join(question(q) for q in open_))
 
 
 @click.command()
@@ -89,7 +92,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, a
     """Test another implementation of a game against the spec.
 
     Runs the conformance vectors, then a differential search (Hypothesis): random hands,
-    states and moves asked of both the spec's engine and the implementation; each kind
+    states and moves asked of both the spec's kernel and the implementation; each kind
     of divergence is shrunk to its smallest form and reported with the situation, what
     the spec says (clauses and rulebook lines) and what the implementation said.
     docs/conformance.md describes the adapter protocol. Exit 0 when no divergence is

@@ -94,7 +94,7 @@ def _hand(spec: Spec, cards: tuple[str, ...]):
 
 _common = [
     click.option("--level", type=int, default=None, help="The level whose minimum lay-down is asked for."),
-    click.option("--initial", is_flag=True, help="The initial meld (Rummikub)."),
+    click.option("--initial", is_flag=True, help="The initial meld, for a game that asks for one instead of levels."),
     click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP),
     click.option("--engine", type=click.Choice(["z3", "reference"]), default="z3", show_default=True,
                  help="z3 gives clause-level evidence; reference is the independent direct search."),

@@ -1,5 +1,5 @@
-"""The engine's commands: `rulings judge` (a scenario, judged) and `rulings simulate`
-(whole games played, summarised for a rule writer). Registered by cli.py."""
+"""The kernel's commands: `rulings judge` (a scenario, judged) and `rulings simulate`
+(whole games played, summarised for a rule writer)."""
 from __future__ import annotations
 
 import json
@@ -7,18 +7,9 @@ import sys
 
 import click
 
-from .common import EXIT_NO, EXIT_OK, EXIT_USAGE, READING_HELP, _fail, _load
+from .common import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, _fail, _load
 
-
-def _move_words(m: dict) -> str:
-    (kind, arg), = m.items()
-    if kind == "draw":
-        return "draw from the stock"
-    if kind == "tick":
-        return f"tick {arg}"
-    if kind == "lay":
-        return "lay " + " ".join(arg)
-    return f"discard {arg}"
+VERDICT_EXIT = {"legal": EXIT_OK, "illegal": EXIT_NO, "undecided": EXIT_UNDECIDED}
 
 
 def _print_basis(data: dict) -> None:
@@ -48,14 +39,16 @@ def judge(game, scenario_file, readings, as_json):
     more moves, cards in the game's notation. Prints legal or illegal, the clauses that
     decide it with their rulebook lines, the assumptions and readings the verdict rests
     on, and (when legal) the situation after the moves; --json prints that situation as
-    a scenario of the same format. Exit 0 legal, 1 illegal, 2 bad input.
+    a scenario of the same format. Exit 0 legal, 1 illegal, 2 bad input, 4 undecided
+    (no clause of the spec decides what the move does: the question is printed).
 
     \b
     Examples:
-      rulings judge tick docs/scenarios/go-out-first-round.yaml
-      rulings judge tick docs/scenarios/go-out-first-round.yaml --reading go-out-timing=others-have-played
+      rulings judge tick docs/scenarios/tick/go-out-first-round.yaml
+      rulings judge tick docs/scenarios/tick/go-out-first-round.yaml --reading go-out-timing=others-have-played
     """
-    from .. import scenario as sc
+    from .. import kernel, scenario as sc
+    from ..kernel.codec import move_words
 
     spec = _load(game, readings)
     choices = dict(r.split("=", 1) for r in readings)
@@ -71,36 +64,44 @@ def judge(game, scenario_file, readings, as_json):
         out["expect"] = {"met": not differences, "differences": differences}
     if as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
-        sys.exit(EXIT_OK if j.legal else EXIT_NO)
+        sys.exit(VERDICT_EXIT[j.verdict])
     st = scen.state
-    click.echo(f"{j.spec.title}, level {st.level}: {'LEGAL' if j.legal else 'ILLEGAL'}")
+    r = kernel.rules(j.spec)
+    shared = ", ".join(f"{c.id} {st.counter(c.id)}" for c in r.counters.values() if not c.each)
+    click.echo(f"{j.spec.title}{', ' + shared if shared else ''}: {j.verdict.upper()}")
     if data.get("description"):
         click.echo(f"  {' '.join(str(data['description']).split())}")
     click.echo(f"  seat {st.current} to play, {st.phase} phase, {st.turns_finished} turn(s) finished; "
-               f"{st.n} players, seat {st.dealer} deals")
-    for i, (step, m) in enumerate(zip(out["moves"], j.steps), 1):
-        word = "legal" if m.legal else f"refused: {m.why}"
-        click.echo(f"  {i}. {_move_words(m.move)}: {word}")
-    if not j.legal:
+               f"{st.players} players, seat {st.dealer} deals")
+    for i, m in enumerate(j.steps, 1):
+        word = {True: "legal", False: f"refused: {m.why}", None: f"UNDECIDED: {m.question}"}[m.legal]
+        click.echo(f"  {i}. {move_words(j.spec, m.move)}: {word}")
+    if j.legal is False:
         click.echo("  forbidden by:")
         for c in out["clauses"]:
             click.echo(f"    {c['clause']} [{c['source']}]")
             click.echo(f"        {c['says']}")
-    for e in out["level_ends"]:
+    if j.legal is None:
+        click.echo(f"  no clause of the spec decides this ({j.undecided.why}); add a rule, a reading or a "
+                   "named assumption that does")
+    for e in out["round_ends"]:
         how = "void, nobody scores" if e["void"] else (
-            f"seat {e['went_out']} went out" if e["went_out"] is not None else "nobody went out")
-        scores = ", ".join(f"seat {i}: {s:+d}" for i, s in enumerate(e["scores"]))
-        click.echo(f"  level {e['level']} ended ({how}); level scores {scores}")
+            f"seat {e['went_out']} went out" if e["went_out"] is not None else f"nobody went out ({e['how']})")
+        scores = (", level scores " + ", ".join(f"seat {i}: {x:+d}" for i, x in enumerate(e["scores"]))
+                  if "scores" in e else "")
+        click.echo(f"  round {e['round']} ended ({how}){scores}")
     if j.result is not None:
-        r = j.result
-        if r["phase"] == "over":
-            click.echo(f"  the game is over: seat(s) {', '.join(map(str, r['winners']))} win with "
-                       f"{max(r['scores'])} points")
+        res = j.result
+        if res["phase"] == "over":
+            into = r.get("scoring.into")
+            best = f" with {max(res[into])} points" if into else ""
+            click.echo(f"  the game is over: seat(s) {', '.join(map(str, res['winners']))} win{best}")
         else:
-            me = r["to_play"]
-            click.echo(f"  now: level {r['level']}, seat {me} to play ({r['phase']}); seat {me} holds "
-                       f"{' '.join(r['hands'][me]) or 'nothing'}; face-up top {r['face_up'][-1] if r['face_up'] else '-'};"
-                       f" stock {len(r['stock'])}; chips {r['chips']}")
+            me = res["to_play"]
+            hand = r.hand.id
+            counters = "; ".join(f"{c.id} {res[c.id]}" for c in r.counters.values())
+            click.echo(f"  now: round {res['round']}, seat {me} to play ({res['phase']}); seat {me} holds "
+                       f"{' '.join(res[hand][me]) or 'nothing'}; {counters}")
     _print_basis(out)
     if scen.expect:
         if differences:
@@ -109,7 +110,7 @@ def judge(game, scenario_file, readings, as_json):
                 click.echo(f"    {d}")
         else:
             click.echo("  expectation met")
-    sys.exit(EXIT_OK if j.legal else EXIT_NO)
+    sys.exit(VERDICT_EXIT[j.verdict])
 
 
 @click.command()
@@ -118,8 +119,9 @@ def judge(game, scenario_file, readings, as_json):
 @click.option("--games", type=int, default=100, show_default=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds every game, player and shuffle.")
 @click.option("--player", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
-              help="greedy: lays when it can, ticks for cards that complete a set, discards the costliest "
-                   "useless card; random: a random kind of move, then a random move of that kind.")
+              help="greedy: lays when it can, takes face-up cards that help (paying only to complete a "
+                   "meld), ends the turn with the card that helps least; random: a random kind of move, then a "
+                   "random move of that kind.")
 @click.option("--max-moves", type=int, default=200_000, show_default=True,
               help="A game still running after this many moves is reported as unfinished.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
@@ -127,26 +129,27 @@ def judge(game, scenario_file, readings, as_json):
 def simulate(game, n, games, seed, player, max_moves, readings, as_json):
     """Play whole games and report what a rule writer wants to know.
 
-    For each level: how often it ends by someone going out and how otherwise, its turns,
-    the ticks and chips spent, how often the stock runs out; the spread of final scores
-    and winning margins; and the share of games in which a decision rested on each
-    assumption or reading. Same seed, same report. A progress bar shows on a terminal.
+    Rounds grouped by level (or by number): how often each ends by someone going out and
+    how otherwise, its turns, the units each paid move took and what they cost, how often
+    the stock runs out; the final counters (scores, levels) and the winners; and the share
+    of games in which a decision rested on each assumption or reading. A game that
+    reaches a question no clause answers is counted as undecided, with the question.
+    Same seed, same report. A progress bar shows on a terminal.
 
     \b
     Examples:
       rulings simulate tick --players 4 --games 200 --seed 1
       rulings simulate tick --players 2 --games 50 --player random --reading stalled-level=void
     """
-    from .. import engine, simulate as sim
+    from .. import kernel, simulate as sim
 
     spec = _load(game, readings)
     try:
-        r = engine.rules(spec)
-    except engine.EngineError as e:
-        _fail(f"the engine cannot play {spec.game}: {e}")
-    if not r.min_players <= n <= r.max_players:
-        _fail(f"--players {n}: {spec.title} is for {r.min_players} to {r.max_players} players "
-              f"(clause {r.c('players')})")
+        lo, hi = kernel.rules(spec).players_range()
+    except kernel.Undecided as e:
+        _fail(f"{spec.game} cannot be played from its spec: {e.question}")
+    if not lo <= n <= hi:
+        _fail(f"--players {n}: {spec.title} is for {lo} to {hi} players (clause {spec.rule('players')[0]})")
     if games < 1:
         _fail("--games must be 1 or more")
     plays = []

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rulings import engine, reference, scenario, z3melds
+from rulings import kernel, reference, scenario, z3melds
 from rulings.checks import vectors
 from rulings.checks.conform import situation_of
 from rulings.spec import load
@@ -88,7 +88,7 @@ def test_meld_witnesses_hold_under_their_readings(docs, spec):
     for v in docs["melds.json"]["cases"]:
         for label, other in v.get("otherwise", {}).items():
             cid, reading = label.split("=")
-            alt = engine.alt_spec(spec, cid, reading)
+            alt = kernel.alt_spec(spec, cid, reading)
             assert reference.decide(alt, alt.contracts[v["contract"]], spec.cards.hand_of(v["cards"])).legal \
                 == other["legal"] != v["legal"], (v["id"], label)
 
@@ -157,8 +157,8 @@ def test_score_vectors_add_up(docs, spec):
     assert claim["claim"]["states"]["score"] in claim["scores"]
 
 
-def test_games_replay_in_the_engine(docs, spec):
-    """Every recorded game replays move by move in the engine, each digest matching."""
+def test_games_replay_in_the_kernel(docs, spec):
+    """Every recorded game replays move by move in the kernel, each digest matching."""
     from rulings.checks import neutral
 
     game = docs["games.json"]["cases"][0]
@@ -166,8 +166,8 @@ def test_games_replay_in_the_engine(docs, spec):
     state = dataclasses.replace(state, seed=game["seed"])
     for step in game["steps"][:120]:
         before = state
-        after = engine.apply(state, neutral.move_from_neutral(spec, step["move"]))
-        assert not isinstance(after, engine.Refusal)
+        after = kernel.apply(state, neutral.move_from_neutral(spec, step["move"]))
+        assert not isinstance(after, kernel.Refusal)
         o = neutral.expected_outcome(before, neutral.move_from_neutral(spec, step["move"]), after)
         assert neutral.digest(neutral.projection(spec, o["state"], step["compare"])) == step["digest"]
         state = neutral.state_from_neutral(spec, step["next"]) if "next" in step else after

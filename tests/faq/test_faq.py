@@ -147,7 +147,7 @@ def test_the_level_8_tip_is_answered_by_the_check(tick_faq):
     assert e.value == finding.witness["fewest_ticks"]
     assert e.answer.startswith("No") == (finding.extra["holds"] is False)
     j = sc.judge(sc.load(e.scenario, tick_faq.spec))    # the witness, judged as a scenario
-    assert j.legal and j.level_ends and j.level_ends[0]["went_out"] is not None
+    assert j.legal and j.round_ends and j.round_ends[0]["went_out"] is not None
 
 
 def test_building_twice_gives_the_same_entries(tick_faq):

@@ -1,7 +1,7 @@
 """The checker finds what the rules hide, and its witnesses are small and replay.
 
 Nothing here names an expected hand: each test asserts a property of what the search
-found (it tells the readings apart, nothing smaller does, the engine agrees), or that an
+found (it tells the readings apart, nothing smaller does, the kernel agrees), or that an
 edit to the spec changes what is found."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ TICK = Path(__file__).resolve().parents[2] / "spec" / "tick.yaml"
 
 @pytest.fixture(scope="module")
 def tick_readings():
-    return {f.id: f for f in reading_findings("tick", bound=6)}
+    return {f.id: f for f in reading_findings(load("tick"), bound=6)}
 
 
 def edited(tmp_path, change) -> str:
@@ -59,7 +59,7 @@ def test_each_meld_reading_difference_is_found_minimal_and_confirmed(tick_readin
 
 
 @pytest.mark.parametrize("cid", ["tick", "go-out", "go-out-timing", "stock-empty"])
-def test_each_turn_reading_witness_replays_in_the_engine(tick_readings, cid):
+def test_each_turn_reading_witness_replays_in_the_kernel(tick_readings, cid):
     base = load("tick")
     other = next(r for r in base.clauses[cid].readings if r != base.chosen[cid])
     f = tick_readings[f"reading:{cid}:{base.chosen[cid]}/{other}"]
@@ -85,13 +85,13 @@ def test_removing_an_ambiguity_removes_its_finding(tmp_path):
         for k in ("readings", "adopted", "because"):
             c.pop(k)
 
-    ids = {f.id for f in reading_findings(edited(tmp_path, settle), bound=4)}
+    ids = {f.id for f in reading_findings(load(edited(tmp_path, settle)), bound=4)}
     assert not any(i.startswith("reading:wild-limit:") for i in ids)
     assert any(i.startswith("reading:go-out-timing:") for i in ids)
 
 
 def test_conflict_between_a_permission_and_the_wild_limit_is_found():
-    found = {f.id: f for f in conflict_findings("tick", bound=5)}
+    found = {f.id: f for f in conflict_findings(load("tick"), bound=5)}
     f = found["conflict:further-sets:wild-limit"]
     spec = load("tick")
     hand = spec.cards.hand_of(f.witness["cards"])
@@ -103,7 +103,7 @@ def test_mutation_dropping_the_wild_rule_is_noticed(tmp_path):
     """Break the wild rule: the conflicts it caused disappear, and hands the rule
     forbade become legal."""
     path = edited(tmp_path, lambda d: d["clauses"].pop("wild-limit"))
-    assert not [f for f in conflict_findings(path, bound=5) if "wild-limit" in f.clauses]
+    assert not [f for f in conflict_findings(load(path), bound=5) if "wild-limit" in f.clauses]
     broken = load(path)
     hand = broken.cards.hand_of("5 SW SW BW".split())
     assert reference.decide(broken, broken.contract(level=3), hand).legal
@@ -120,10 +120,10 @@ def test_mutation_going_out_at_once_is_noticed(tmp_path):
     before = derived_findings(load("tick"), 4)[0].witness["levels"]
     after = derived_findings(load(edited(tmp_path, at_once)), 4)[0].witness["levels"]
     assert all(r["earliest_turn"] > 1 for r in before)
-    assert all(r["earliest_turn"] == 1 for r in after if r["fewest_ticks"] == 0)
+    assert all(r["earliest_turn"] == 1 for r in after if r["fewest_units"] == 0)
 
 
-def test_level_8_needs_a_tick_and_the_witness_goes_out():
+def test_the_last_level_needs_a_paid_draw_and_the_witness_goes_out():
     rows = {r["level"]: r for r in derived_findings(load("tick"), 4)[0].witness["levels"]}
-    assert rows[8]["fewest_ticks"] >= 1
-    assert all(rows[lv]["fewest_ticks"] == 0 for lv in range(1, 8))
+    assert rows[8]["fewest_units"] >= 1
+    assert all(rows[lv]["fewest_units"] == 0 for lv in range(1, 8))

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from rulings import engine
+import dataclasses
+
+from rulings import kernel
 from rulings.checks.gaps import exploration, gap_findings, replay
+from rulings.kernel.codec import move_from_doc
 from rulings.spec import load
 
 
 @pytest.fixture(scope="module")
 def gaps():
-    findings, note = gap_findings("tick")
+    findings, note = gap_findings(load("tick"))
     return {f.id: f for f in findings}, note
 
 
@@ -42,18 +45,17 @@ def test_no_dead_ends_with_the_shipped_spec(gaps):
 
 
 def test_readings_that_change_an_outcome_in_play_are_recorded():
-    ex = exploration("tick")
     spec = load("tick")
+    ex = exploration(spec)
     for (cid, other), hit in ex["differs"].items():
         assert other in spec.clauses[cid].readings and other != spec.chosen[cid]
-        state = engine.new_game(spec, hit["players"], hit["seed"])
+        state = kernel.new_game(spec, hit["players"], hit["seed"])
         for m in hit["moves"][:-1]:
-            state = engine.apply(state, engine.move_from_json(m))
-        last = engine.move_from_json(hit["moves"][-1]) if hit["moves"] else None
+            state = kernel.apply(state, move_from_doc(spec, m))
+        last = move_from_doc(spec, hit["moves"][-1]) if hit["moves"] else None
         if last is None:
             continue
-        mine = engine.apply(state, last)
-        theirs = engine.apply(engine.State(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
-                                              "spec": load("tick", {cid: other})}), last)
-        assert (isinstance(mine, engine.Refusal), mine if not isinstance(mine, engine.Refusal) else None) != \
-            (isinstance(theirs, engine.Refusal), theirs if not isinstance(theirs, engine.Refusal) else None), (cid, other)
+        mine = kernel.apply(state, last)
+        theirs = kernel.apply(dataclasses.replace(state, spec=load("tick", {cid: other})), last)
+        assert (isinstance(mine, kernel.Refusal), mine if not isinstance(mine, kernel.Refusal) else None) != \
+            (isinstance(theirs, kernel.Refusal), theirs if not isinstance(theirs, kernel.Refusal) else None), (cid, other)

@@ -20,14 +20,15 @@ import json
 import sys
 from pathlib import Path
 
-from rulings import engine, scenario as sc, simulate as sim
-from rulings.engine import Refusal
+from rulings import kernel, scenario as sc, simulate as sim
+from rulings.kernel import Refusal
 from rulings.spec import load
 
 HERE = Path(__file__).resolve().parent
 FORMAT = 1
 
-# (file stem, players, player kind, seed, readings other than the adopted ones)
+# (file stem, players, player kind, seed, readings other than the adopted ones); the game
+# is the stem's first word
 CASES = [
     ("tick-2p-greedy-s11", 2, "greedy", 11, {}),
     ("tick-4p-greedy-s2024", 4, "greedy", 2024, {}),
@@ -38,6 +39,11 @@ CASES = [
     ("tick-4p-greedy-s3-other-readings", 4, "greedy", 3,
      {"tick": "top-only", "stock-empty": "level-ends", "go-out-timing": "others-have-played",
       "lay-when-able": "compulsory"}),
+    ("level8-2p-greedy-s1", 2, "greedy", 1, {}),
+    ("level8-4p-greedy-s8", 4, "greedy", 8, {}),
+    ("level8-6p-greedy-s2", 6, "greedy", 2, {}),
+    ("level8-3p-greedy-s5-other-readings", 3, "greedy", 5,
+     {"reshuffle-when": "when-emptied", "skip-discard": "only-played", "wilds-only": "needs-a-number-card"}),
 ]
 
 
@@ -46,28 +52,38 @@ def digest(state) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def play(players: int, player: str, seed: int, readings: dict, max_moves: int = 100_000):
+def play(game: str, players: int, player: str, seed: int, readings: dict, max_moves: int = 100_000):
     """The game as a transcript document."""
-    spec = load("tick", readings)
+    spec = load(game, readings)
     seats = [sim.PLAYERS[player](seed, i) for i in range(players)]
-    state = engine.new_game(spec, players, seed)
+    state = kernel.new_game(spec, players, seed)
     doc = {"format": FORMAT, "game": spec.game, "readings": dict(spec.chosen), "players": players,
            "player": player, "seed": seed, "dealer": 0, "start": digest(state), "moves": []}
     for _ in range(max_moves):
         if state.over:
             break
         move = seats[state.current].choose(state)
-        nxt = engine.apply(state, move)
+        nxt = kernel.apply(state, move)
         if isinstance(nxt, Refusal):
             raise AssertionError(f"a {player} player chose a refused move: {nxt}")
         doc["moves"].append({"seat": state.current, "move": sc.move_to_scenario(spec, move), "digest": digest(nxt)})
         state = nxt
     else:
         raise RuntimeError(f"the game did not end within {max_moves} moves")
-    doc["levels"] = [{"level": r.level, "how": r.how, "went_out": r.went_out, "scores": list(r.scores)}
-                     for r in state.results]
-    doc["final"] = {"scores": list(state.scores), "winners": list(state.winners)}
+    doc["rounds"] = [{"round": r.round, **dict(r.shared), "how": r.how, "went_out": r.went_out,
+                      **({"scores": list(r.scores)} if r.terms else {}),
+                      **({"advanced": {k: list(v) if isinstance(v, tuple) else v for k, v in r.advanced}}
+                         if r.advanced else {})} for r in state.results]
+    doc["final"] = final(state)
     return doc
+
+
+def final(state) -> dict:
+    """Each player's counters at the end, and the winners."""
+    r = kernel.rules(state.spec)
+    out = {c.id: [state.counter(c.id, s) for s in range(state.players)] for c in r.counters.values() if c.each}
+    out["winners"] = list(state.winners)
+    return out
 
 
 def replay(doc: dict) -> list[str]:
@@ -76,11 +92,11 @@ def replay(doc: dict) -> list[str]:
     spec = load(doc["game"], doc["readings"])
     n, player, seed = doc["players"], doc["player"], doc["seed"]
     seats = [sim.PLAYERS[player](seed, i) for i in range(n)]
-    state = engine.new_game(spec, n, seed, doc["dealer"])
+    state = kernel.new_game(spec, n, seed, doc["dealer"])
     if digest(state) != doc["start"]:
         return [f"the deal differs: digest {digest(state)}, recorded {doc['start']}"]
     for i, rec in enumerate(doc["moves"]):
-        where = f"move {i + 1} (level {state.level}, turn {state.turns_finished + 1}, seat {state.current})"
+        where = f"move {i + 1} (round {state.round}, turn {state.turns_finished + 1}, seat {state.current})"
         if state.over:
             return [f"{where}: the game is already over, the transcript goes on"]
         if state.current != rec["seat"]:
@@ -89,7 +105,7 @@ def replay(doc: dict) -> list[str]:
         chosen = sc.move_to_scenario(spec, move)
         if chosen != rec["move"]:
             return [f"{where}: the {player} player chose {chosen}, the transcript has {rec['move']}"]
-        nxt = engine.apply(state, move)
+        nxt = kernel.apply(state, move)
         if isinstance(nxt, Refusal):
             return [f"{where}: {chosen} is now refused ({', '.join(nxt.clauses)}: {nxt.why})"]
         if digest(nxt) != rec["digest"]:
@@ -97,8 +113,8 @@ def replay(doc: dict) -> list[str]:
         state = nxt
     if not state.over:
         return [f"the transcript ends after {len(doc['moves'])} moves but the game goes on"]
-    final = {"scores": list(state.scores), "winners": list(state.winners)}
-    return [] if final == doc["final"] else [f"final result {final}, recorded {doc['final']}"]
+    end = final(state)
+    return [] if end == doc["final"] else [f"final result {end}, recorded {doc['final']}"]
 
 
 def path(stem: str) -> Path:
@@ -107,14 +123,14 @@ def path(stem: str) -> Path:
 
 def write(stem: str, doc: dict) -> None:
     """One move per line, so a diff of a regenerated transcript reads move by move."""
-    head = {k: v for k, v in doc.items() if k not in ("moves", "levels", "final")}
+    head = {k: v for k, v in doc.items() if k not in ("moves", "rounds", "final")}
     lines = ["{"]
     lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     lines.append('  "moves": [')
     moves = [f"    {json.dumps(m, ensure_ascii=False)}" for m in doc["moves"]]
     lines.append(",\n".join(moves))
     lines.append("  ],")
-    lines.append(f'  "levels": {json.dumps(doc["levels"])},')
+    lines.append(f'  "rounds": {json.dumps(doc["rounds"])},')
     lines.append(f'  "final": {json.dumps(doc["final"])}')
     lines.append("}")
     path(stem).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -129,9 +145,9 @@ def main(argv: list[str]) -> int:
             print(f"{stem}: {'ok' if not found else found[0]}")
             bad += bool(found)
         else:
-            doc = play(n, player, seed, readings)
+            doc = play(stem.split("-")[0], n, player, seed, readings)
             write(stem, doc)
-            print(f"{stem}: {len(doc['moves'])} moves, final scores {doc['final']['scores']}")
+            print(f"{stem}: {len(doc['moves'])} moves, final {doc['final']}")
     return 1 if bad else 0
 
 

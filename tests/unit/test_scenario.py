@@ -1,5 +1,6 @@
-"""Scenarios: the example files judged as they expect, one or more per clause of Tick;
-the format's checks naming field and problem; results that are scenarios again."""
+"""Scenarios: the example files judged as they expect, one or more per clause of each game
+the kernel plays; the format's checks naming field and problem; results that are
+scenarios again."""
 import json
 from pathlib import Path
 
@@ -7,11 +8,14 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from rulings import engine, players, scenario as sc
+from rulings import kernel, players, scenario as sc
 from rulings.cli import main
 from rulings.spec import load
 
-FOLDER = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+FOLDER = SCENARIOS / "tick"
+GAMES = sorted(p.name for p in SCENARIOS.iterdir() if p.is_dir())
+EVERY = sorted(SCENARIOS.glob("*/*.yaml"))
 FILES = sorted(FOLDER.glob("*.yaml"))
 
 
@@ -22,7 +26,7 @@ def judged(name, **readings):
 
 # ---- every example file is judged as it expects -------------------------------------------
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", EVERY, ids=[f"{p.parent.name}/{p.stem}" for p in EVERY])
 def test_example_scenario_meets_its_expectation(path):
     s = sc.load(path)
     assert s.expect, "every example says what a judge must answer"
@@ -31,15 +35,26 @@ def test_example_scenario_meets_its_expectation(path):
     assert sc.check_expect(j, s.expect) == []
 
 
-def test_every_clause_the_engine_plays_by_has_a_scenario(tick):
-    r = engine.rules(tick)
-    played = {c for c in r.clause.values() if c} | {tick.rule("cards")[0]}
-    for lv in r.levels:
-        played |= set(tick.contract(level=lv).clauses)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_clause_the_kernel_plays_by_has_a_scenario(game):
+    spec = load(game)
+    r = kernel.rules(spec)
+    played = {c for c in r.where.values() if c} | {spec.rule("cards")[0]}
+    for lv in spec.levels():
+        played |= set(spec.contract(level=int(lv)).clauses)
     cited = set()
-    for p in FILES:
-        cited |= set(yaml.safe_load(p.read_text()).get("cites", []))
+    for p in (SCENARIOS / game).glob("*.yaml"):
+        data = yaml.safe_load(p.read_text())
+        assert data["game"] == game, p
+        cited |= set(data.get("cites", []))
     assert played - cited == set()
+
+
+def test_every_game_the_kernel_plays_has_scenarios():
+    from rulings.spec import packaged_games
+
+    playable = {g for g in packaged_games() if not kernel.rules(load(g)).unanswered()}
+    assert playable <= set(GAMES)
 
 
 # ---- the four situations the issue names, by clause ---------------------------------------
@@ -51,7 +66,7 @@ def test_going_out_on_the_first_round_is_illegal_go_out_timing():
     assert basis["go-out-timing"].otherwise == {"others-have-played": "legal"}
     assert "turn-count" in basis                       # the assumption that counts the turns
     _, j2 = judged("go-out-first-round.yaml", **{"go-out-timing": "others-have-played"})
-    assert j2.legal and j2.level_ends[0]["went_out"] == 0
+    assert j2.legal and j2.round_ends[0]["went_out"] == 0
 
 
 def test_a_tick_with_no_chips_left_is_illegal_chips_tick():
@@ -70,7 +85,7 @@ def test_laying_before_the_level_is_illegal_level_first():
 def test_discarding_the_last_card_goes_out_go_out_level_end_scoring():
     s, j = judged("discard-last-card.yaml")
     assert j.legal
-    end = j.level_ends[0]
+    end = j.round_ends[0]
     assert end["went_out"] == 1 and end["scores"] == [a - b for a, b in zip(end["laid_points"], end["hand_points"])]
     nxt = j.result
     assert nxt["level"] == 2 and nxt["dealer"] == 1 and nxt["to_play"] == 2          # dealer-rotation, turn-order
@@ -100,13 +115,13 @@ def test_the_other_reading_judges_otherwise(name, clause, other, legal):
     assert j2.legal is legal and j2.legal != j.legal
 
 
-def test_other_readings_change_the_outcome_not_the_verdict_stock_empty_reshuffle_when_nothing_to_draw():
+def test_other_readings_change_the_outcome_not_the_verdict_stock_empty_reshuffle_when_nothing_left():
     _, j = judged("stock-empty.yaml", **{"stock-empty": "level-ends"})
-    assert j.legal and j.level_ends and j.level_ends[0]["went_out"] is None
+    assert j.legal and j.round_ends and j.round_ends[0]["went_out"] is None
     _, j = judged("reshuffle-when.yaml", **{"reshuffle-when": "when-emptied"})
     assert j.result["face_up"] == ["6"] and len(j.result["stock"]) == 2 and j.result["reshuffles"] == 1
     _, j = judged("nothing-to-draw.yaml", **{"nothing-to-draw": "level-void"})
-    end = j.level_ends[0]
+    end = j.round_ends[0]
     assert end["void"] and end["scores"] == [0, 0, 0] and j.result["level"] == 1     # dealt again
     _, j = judged("stalled-level.yaml", **{"stalled-level": "void"})
     assert j.result["phase"] == "over" and j.result["scores"] == [300, 250]
@@ -221,7 +236,7 @@ def test_a_result_is_a_scenario_that_loads_back(tick):
 
 
 def test_mid_game_states_survive_the_scenario_format(tick):
-    state = engine.new_game(tick, 4, seed=3)
+    state = kernel.new_game(tick, 4, seed=3)
     agents = [players.GreedyPlayer() for _ in range(4)]
     for i in range(400):
         if state.over:
@@ -230,10 +245,10 @@ def test_mid_game_states_survive_the_scenario_format(tick):
             doc = json.loads(json.dumps(sc.to_scenario(state)))
             back = sc.load(doc).state
             assert sc.to_scenario(back) == doc
-            fields = ("level", "dealer", "current", "phase", "turns_finished", "players", "stock", "face_up",
+            fields = ("round", "dealer", "current", "phase", "turns_finished", "players", "zones", "counters",
                       "reshuffles", "lays_this_turn", "seed")
             assert all(getattr(back, f) == getattr(state, f) for f in fields)
-        state = engine.apply(state, agents[state.current].choose(state))
+        state = kernel.apply(state, agents[state.current].choose(state))
 
 
 # ---- the command --------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 """Simulated games: reports that add up, the same seed giving the same report, and the
-assumptions a game rests on counted from the engine's own trace."""
+assumptions a game rests on counted from the kernel's own trace."""
 import json
 
 import pytest
 from click.testing import CliRunner
 
-from rulings import engine, simulate as sim
+from rulings import kernel, simulate as sim
 from rulings.cli import main
 from rulings.spec import load
 
@@ -23,12 +23,12 @@ def test_same_seed_same_report_and_games_differ(tick):
 
 
 def test_a_game_record_adds_up(tick, plays):
-    r = engine.rules(tick)
+    r = kernel.rules(tick)
     for g in plays:
-        assert g.finished and [p.level for p in g.levels] == r.levels
-        assert all(p.how == "went_out" for p in g.levels)
-        assert sum(p.chips for p in g.levels) <= r.chips * 3
-        # the recorded game is the engine's game: replaying it gives the same scores
+        assert g.finished and [p.group for p in g.rounds] == [int(x) for x in tick.levels()]
+        assert all(p.how == "went_out" for p in g.rounds)
+        assert sum(p.paid["tick"][1].get("chips", 0) for p in g.rounds) <= r.counters["chips"].start * 3
+        # the recorded game is the kernel's game: replaying it gives the same scores
         again = sim.play_game(tick, 3, g.seed, trace=False)
         assert again.scores == g.scores and again.moves == g.moves
 
@@ -36,24 +36,25 @@ def test_a_game_record_adds_up(tick, plays):
 def test_the_report_counts_every_level_and_every_game(tick, plays):
     rep = sim.report(tick, 3, 7, "greedy", plays)
     assert rep["finished"] == 4 and rep["unfinished"] == 0
-    for lv in rep["levels"]:
+    assert rep["grouped_by"] == "level"
+    for lv in rep["rounds"]:
         assert lv["played"] == 4 and sum(lv["ended"].values()) == 4
         assert lv["turns"]["min"] <= lv["turns"]["median"] <= lv["turns"]["max"]
     finals = [s for g in plays for s in g.scores]
-    assert rep["final_scores"]["max"] == max(finals) and rep["final_scores"]["min"] == min(finals)
+    assert rep["final"]["scores"]["max"] == max(finals) and rep["final"]["scores"]["min"] == min(finals)
     margins = [sorted(g.scores)[-1] - sorted(g.scores)[-2] for g in plays]
     assert rep["winning_margin"]["max"] == max(margins)
     json.dumps(rep)
 
 
-def test_assumptions_hit_are_the_engines_own(tick, plays):
+def test_assumptions_hit_are_the_kernels_own(tick, plays):
     rep = sim.report(tick, 3, 7, "greedy", plays)
     share = {a["clause"]: a["games_share"] for a in rep["rested_on"]}
-    assert set(share) == set(engine.assumptions(tick))
+    assert set(share) == set(sim.assumptions(tick))
     # every game is dealt from the assumed pack, by the assumed deal order
     assert share["pack-composition"] == share["deal-order"] == 1.0
     # the stock-empty rule is hit exactly in the games where the stock ran out
-    ran_out = sum(1 for g in plays if any(p.reshuffles for p in g.levels)) / len(plays)
+    ran_out = sum(1 for g in plays if any(p.reshuffles for p in g.rounds)) / len(plays)
     assert share["stock-empty"] >= ran_out
 
 
@@ -62,14 +63,14 @@ def test_a_stalled_level_is_counted_as_such_stalled_level():
     going out: the stalled-level assumption ends it."""
     spec = load("tick")
     g = sim.play_game(spec, 2, 5, "random")
-    assert g.finished and g.levels[-1].how == "stalled" and g.rested_on["stalled-level"] == 1
+    assert g.finished and g.rounds[-1].how == "stalled" and g.rested_on["stalled-level"] == 1
     rep = sim.report(spec, 2, 5, "random", [g])
-    assert rep["levels"][-1]["ended"]["stalled"] == 1
+    assert rep["rounds"][-1]["ended"]["stalled"] == 1
 
 
 def test_a_move_cap_reports_unfinished_games(tick):
     rep = sim.run(tick, 2, 1, seed=1, max_moves=50)
-    assert rep["unfinished"] == 1 and rep["final_scores"]["mean"] is None
+    assert rep["unfinished"] == 1 and rep["final"]["scores"]["mean"] is None
     assert "1 unfinished" in sim.format_report(rep)
 
 

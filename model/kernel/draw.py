@@ -1,0 +1,117 @@
+"""The draw mechanic: cards taken from piles into the hand, perhaps several units at a price.
+
+A draw move names the piles it takes from and how many cards a unit takes from each
+(`from: {stock: 1}`; `from: {face_up: 1, stock: 2}`), and may let the player choose how
+many units (`units: {max: many}`), charge counters per unit (`cost: {chips: 1}`), ask
+that a pile hold enough first (`needs: {stock: 2, per: unit}`), and say which cards of a
+face-up pile it takes (`take_from: top`). A draw from a pile each player owns takes one
+card from the pile of the seat the move names. Piles that are not the stock must hold
+what the move takes; the stock follows the stock-empty rule when it runs short.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import flow, trace
+from .rules import Move as MoveDecl, Rules
+from .state import Refusal, State, add
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -> State | Refusal:
+    me = state.current
+    srcs = decl.f["from"]
+    stock = r.stock
+    takes_stock = stock is not None and stock.id in srcs
+    if takes_stock and not state.zone(stock.id):
+        state, ended = flow.empty_stock(state)
+        if ended:
+            return state
+    where = f"moves.{decl.id}"
+    k = units
+    if decl.f.get("units") is None:
+        if k != 1:
+            return Refusal((decl.clause,), f"a {decl.id} takes one unit of cards, not {k}")
+    else:
+        if k < 1:
+            return Refusal((decl.clause,), f"a {decl.id} takes at least one unit of cards")
+        mx = decl.f["units"]["max"]
+        if k > 1 or mx != "many":
+            trace.rest(r.clause(f"{where}.units.max"), f"how many units one {decl.id} may take")
+        if mx != "many" and k > int(mx):
+            return Refusal((r.clause(f"{where}.units.max"),),
+                           f"a {decl.id} takes at most {mx} unit(s) under the rules in force")
+    # the piles other than the stock must hold what the move takes
+    piles = {}
+    for zid, per in srcs.items():
+        if takes_stock and zid == stock.id:
+            continue
+        z = r.zones[zid]
+        owner = None
+        if z.each:
+            if seat is None or not 0 <= seat < state.players:
+                return Refusal((decl.clause,), f"a {decl.id} names the seat whose {zid} it takes from")
+            owner = seat
+        pile = state.zone(zid, owner)
+        need = k * int(per)
+        if need > len(pile):
+            return Refusal((decl.clause,), f"a {decl.id} of {k} takes {need} card(s) from {zid}; it holds {len(pile)}")
+        piles[zid] = (owner, pile, need)
+    cost = {cnt: k * int(c) for cnt, c in (decl.f.get("cost") or {}).items()}
+    for cnt, c in cost.items():
+        have = state.counter(cnt)
+        if c > have:
+            return Refusal((r.counters[cnt].clause, decl.clause),
+                           f"a {decl.id} of {k} costs {c} {cnt if c != 1 else cnt.rstrip('s')}; {have} left")
+    taken: list[int] = []
+    for zid, (owner, pile, need) in piles.items():
+        if len(pile) > need and r.zones[zid].face == "up":
+            trace.rest(r.clause(f"{where}.take_from"), f"which cards of {zid} a {decl.id} takes")
+            r.need(f"{where}.take_from")
+        taken += list(pile[len(pile) - need:])
+        state = state.with_zone(zid, pile[:len(pile) - need], owner)
+    if takes_stock:
+        got = _from_stock(state, r, decl, k)
+        if isinstance(got, Refusal):
+            return got
+        state, from_stock = got
+        taken += from_stock
+    state = state.with_zone(r.hand.id, add(state.hand(me), taken))
+    for cnt, c in cost.items():
+        state = state.with_counter(cnt, state.counter(cnt) - c)
+    state = state.replace(phase=decl.then)
+    return flow.after_draw(state)
+
+
+def _from_stock(state: State, r: Rules, decl: MoveDecl, k: int):
+    """Take the move's stock cards (refilling the stock midway where the rule says so)."""
+    stock = r.stock
+    where = f"moves.{decl.id}"
+    need = k * int(decl.f["from"][stock.id])
+    needs = decl.f.get("needs") or {}
+    at_least = int(needs.get(stock.id, 0)) * (k if needs.get("per") == "unit" else 1)
+    pile = state.zone(stock.id)
+    have = len(pile)
+    short = (r.clause(f"{where}.needs.{stock.id}"), decl.clause) if needs else (decl.clause,)
+    if have < max(need, at_least) and needs:
+        trace.rest(r.clause(f"{where}.needs.per"), f"whether the stock holds enough for the {decl.id}")
+    if have < at_least:
+        return Refusal(short, f"a {decl.id} of {k} needs {at_least} stock card(s) first; the stock holds {have}")
+    if have >= need:
+        return state.with_zone(stock.id, pile[:have - need]), list(pile[have - need:])
+    # the stock runs out during the draw: the rest comes from a refilled stock
+    trace.rest(r.clause("stock_empty.then"), "what happens when the stock runs out")
+    if r.need("stock_empty.then") != "refill":
+        return Refusal(short + (r.clause("stock_empty.then"),),
+                       f"a {decl.id} of {k} needs {need} stock card(s); the stock holds {have} and cannot be refilled")
+    taken = list(pile)
+    mid = flow.refill(state.with_zone(stock.id, ()))
+    rest = need - have
+    if mid is None or len(mid.zone(stock.id)) < rest:
+        return Refusal(short, f"a {decl.id} of {k} needs {need} stock card(s); the stock and a refill hold too few")
+    new = mid.zone(stock.id)
+    taken += list(new[len(new) - rest:])
+    return mid.with_zone(stock.id, new[:len(new) - rest]), taken

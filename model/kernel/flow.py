@@ -1,0 +1,366 @@
+"""The flow of a game: the deal, the start and end of a turn, the end of a round and of the game.
+
+Every step reads the clause that decides it (`Rules`), notes what the decision rested
+on (`trace.rest`), and raises `Undecided` where no clause decides.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Mapping
+
+from . import trace
+from .env import Env, evaluate
+from .rules import Undecided, rules
+from .state import OVER, Refusal, RoundResult, State, counts
+
+
+def rng(spec, seed: int, round_: int, what: str = "deal", n: int = 0) -> random.Random:
+    """The kernel's random streams: the first deal shuffles with the game's seed itself;
+    every other shuffle has a stream of its own, named by the game, round, kind and count."""
+    if round_ == 1 and what == "deal" and n == 0:
+        return random.Random(seed)
+    return random.Random(f"{spec.game}-engine:{seed}:{round_}:{what}:{n}")
+
+
+# ---- seats --------------------------------------------------------------------------------
+
+def next_seat(spec, seat: int, n: int) -> int:
+    return (seat + rules(spec).step()) % n
+
+
+def first_player(spec, dealer: int, n: int) -> int:
+    first = rules(spec).need("turn.first")
+    return next_seat(spec, dealer, n) if first == "left_of_dealer" else dealer
+
+
+def next_dealer(spec, dealer: int, n: int) -> int:
+    r = rules(spec)
+    nxt = r.need("dealer.next")
+    step = r.step()
+    return {"left": (dealer + step) % n, "right": (dealer - step) % n, "same": dealer}[nxt]
+
+
+# ---- the deal -----------------------------------------------------------------------------
+
+def _inputs(spec, given: Mapping | None) -> tuple:
+    r = rules(spec)
+    out = []
+    for iid, decl in r.inputs.items():
+        v = (given or {}).get(iid)
+        if v is None:
+            out.append((iid, (), decl.default))
+        elif isinstance(v, bool):
+            out.append((iid, (), v))
+        else:
+            out.append((iid, tuple(bool(x) for x in v), decl.default))
+    return tuple(out)
+
+
+def new_game(spec, players: int, seed: int, dealer: int = 0, inputs: Mapping | None = None) -> State | Refusal:
+    """Deal the first round. `inputs`: a value for each input the spec declares (a bool for
+    every round, or a list with one per round); inputs not given take the spec's default."""
+    r = rules(spec)
+    lo, hi = r.players_range()
+    trace.rest(spec.rule("players")[0], "how many may play", "deal")
+    if not lo <= players <= hi:
+        return Refusal((spec.rule("players")[0],), f"{players} players; the spec allows {lo}-{hi}")
+    counters = tuple(((c.start,) * players) if c.each else c.start for c in r.counters.values())
+    return check_stalled(deal(spec, seed, 1, dealer % players, players, counters, _inputs(spec, inputs), ()))
+
+
+def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inputs: tuple, results: tuple) -> State:
+    r = rules(spec)
+    deck = r.deck(n)
+    trace.rest(spec.rule("pack")[0], "the cards in the deck", "deal")
+    order_kind = r.need("deal.order")
+    trace.rest(r.clause("deal.order"), "who gets which cards of the shuffled deck", "deal")
+    step = r.step()
+    trace.rest(r.clause("turn.next_seat"), "which seat is to the dealer's left", "deal")
+    if results:
+        trace.rest(r.clause("dealer.next"), "who deals this round", "deal")
+    rng(spec, seed, round_, "deal").shuffle(deck)
+    width = len(spec.cards.types)
+    each = int(r.need("deal.cards_each"))
+    hands: list[list[int]] = [[] for _ in range(n)]
+    first = (dealer + step) % n if r.need("deal.first") == "left_of_dealer" else dealer
+    order = [(first + i * step) % n for i in range(n)]
+    if len(deck) < each * n:
+        raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
+                        f"{n} players need {each * n} cards, the deck holds {len(deck)}")
+    if order_kind == "one_at_a_time":
+        for _ in range(each):
+            for seat in order:
+                hands[seat].append(deck.pop())
+    else:
+        for seat in order:
+            for _ in range(each):
+                hands[seat].append(deck.pop())
+    k = int(r.get("deal.face_up") or 0)
+    face_up = tuple(deck.pop() for _ in range(k))
+    zones = []
+    hand_zone = r.need("deal.to")
+    rest_zone = r.need("deal.rest")
+    up = r.need("deal.face_up_to") if k else None
+    up_zone, up_seat = (up["zone"], dealer) if isinstance(up, Mapping) else (up, None)
+    for z in r.zones.values():
+        if z.id == hand_zone:
+            zones.append(tuple(counts(h, width) for h in hands))
+            continue
+        empty = () if z.kind != "hand" else (0,) * width
+        if z.id == up_zone:
+            value = tuple(face_up if s == up_seat else empty for s in range(n)) if z.each else face_up
+        elif z.id == rest_zone:
+            value = tuple(deck)
+        else:
+            value = tuple(empty for _ in range(n)) if z.each else empty
+        zones.append(value)
+    counters = tuple(
+        (((c.start,) * n) if c.each else c.start) if c.reset == "round" else counters[c.index]
+        for c in r.counters.values())
+    st = State(seed, round_, dealer, first_player(spec, dealer, n), "", 0, n, tuple(zones), counters, inputs,
+               0, 0, results, (), spec)
+    return start_turn(st)
+
+
+# ---- turns --------------------------------------------------------------------------------
+
+def turn_phase(state: State) -> str:
+    """The phase the player to move starts their turn in."""
+    r = rules(state.spec)
+    for p in r.phases.values():
+        if p.when is not None and evaluate(p.when, state, state.current):
+            trace.rest(p.clause, "what the player's turn is")
+            return p.id
+    return r.need("turn.starts_with")
+
+
+def start_turn(state: State) -> State:
+    return state.replace(phase=turn_phase(state))
+
+
+def end_turn(state: State) -> State:
+    """The turn is over: the next player's turn starts (and a round nobody can finish ends)."""
+    nxt = state.replace(turns_finished=state.turns_finished + 1,
+                              current=next_seat(state.spec, state.current, state.players), lays_this_turn=0)
+    return check_stalled(start_turn(nxt))
+
+
+def may_go_out(state: State) -> bool:
+    r = rules(state.spec)
+    if r.go_out_when is None:
+        return True
+    trace.rest(r.clause("go_out.when"), "whether the player may go out yet")
+    if r.go_out_when.names & {"turns_finished", "turn"}:
+        r.need("turn.count")
+        trace.rest(r.clause("turn.count"), "how the turns played so far are counted")
+    return bool(evaluate(r.go_out_when, state, state.current))
+
+
+def stalled(state: State) -> bool:
+    """Whether the spec's stall rule holds for every player (a round nobody can finish)."""
+    r = rules(state.spec)
+    if r.stalled_when is None:
+        return False
+    return all(evaluate(r.stalled_when, state, s) for s in range(state.players))
+
+
+def check_stalled(state: State) -> State:
+    if state.over or not stalled(state):
+        return state
+    r = rules(state.spec)
+    trace.rest(r.clause("round_end.stalled.then"), "what happens to a round nobody can finish")
+    outcome = r.need("round_end.stalled.then")
+    return end_round(state, None, "stalled", outcome, again=False)
+
+
+# ---- the stock ----------------------------------------------------------------------------
+
+def refill(state: State) -> State | None:
+    """The piles the stock-empty rule names, shuffled into a new stock (each keeping its top
+    cards as the rule says); None when they hold nothing to refill it with."""
+    r = rules(state.spec)
+    stock = r.stock
+    gathered: list[int] = []
+    st = state
+    for src in r.need("stock_empty.from"):
+        z = r.zones[src["zone"]]
+        keep = int(src.get("keep", 0))
+        seats = range(state.players) if z.each else [None]
+        for s in seats:
+            pile = st.zone(z.id, s)
+            cut = max(len(pile) - keep, 0)
+            gathered += list(pile[:cut])
+            st = st.with_zone(z.id, pile[cut:], s)
+    if not gathered:
+        return None
+    new_stock = gathered + list(st.zone(stock.id))
+    rng(state.spec, state.seed, state.round, "reshuffle", state.reshuffles).shuffle(new_stock)
+    return dataclasses.replace(st.with_zone(stock.id, tuple(new_stock)), reshuffles=state.reshuffles + 1)
+
+
+def empty_stock(state: State) -> tuple[State, bool]:
+    """A draw finds the stock empty: the stock-empty rule refills it (False), or the round
+    ends (True, with the state after the round's end)."""
+    r = rules(state.spec)
+    trace.rest(r.clause("stock_empty.then"), "what happens when the stock runs out")
+    then = r.need("stock_empty.then")
+    if then == "end_round":
+        return end_round(state, None, "stock_empty", "counts"), True
+    trace.rest(r.clause("stock_empty.when"), "when the empty stock is refilled")
+    r.need("stock_empty.when")
+    refilled = refill(state)
+    if refilled is None:
+        trace.rest(r.clause("stock_empty.nothing_left"), "what happens when the stock cannot be refilled")
+        return end_round(state, None, "nothing_left", r.need("stock_empty.nothing_left")), True
+    return refilled, False
+
+
+def after_draw(state: State) -> State:
+    """A draw has left the stock empty: refill it at once if the spec says so."""
+    r = rules(state.spec)
+    stock = r.stock
+    if stock is None or state.zone(stock.id):
+        return state
+    trace.rest(r.clause("stock_empty.then"), "what happens when the stock runs out")
+    if r.need("stock_empty.then") != "refill":
+        return state
+    trace.rest(r.clause("stock_empty.when"), "when the empty stock is refilled")
+    if r.need("stock_empty.when") == "when_emptied":
+        return refill(state) or state
+    return state
+
+
+# ---- the end of a round -------------------------------------------------------------------
+
+def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
+    r = rules(state.spec)
+    n = state.players
+    terms = []
+    for name, expr in r.terms.items():
+        terms.append((name, tuple(int(evaluate(expr, state, s, went_out=(s == went_out))) for s in range(n))))
+    bonus = (0,) * n
+    b = r.get("bonus")
+    if b:
+        iid = b.get("when")
+        trace.rest(r.inputs[iid].clause if iid in r.inputs else None, "whether the dealer earns the bonus")
+        earned = bool(Env(state, state.dealer)[iid]) if iid else True
+        bonus = tuple(int(b["points"]) if (earned and s == state.dealer) else 0 for s in range(n))
+    if r.score_expr is not None:
+        scores = tuple(int(evaluate(r.score_expr, state, s, went_out=(s == went_out), **{k: v[s] for k, v in terms}))
+                       + bonus[s] for s in range(n))
+    else:
+        scores = (0,) * n
+    shared = tuple((c.id, state.counters[c.index]) for c in r.counters.values() if not c.each)
+    hand = r.hand
+    hands = tuple(state.zone(hand.id, s) for s in range(n)) if hand else ()
+    laid = tuple(state.laid(s) for s in range(n))
+    return RoundResult(state.round, state.dealer, went_out, state.turns_finished, how, False, False, shared, hands,
+                       laid, tuple(terms), bonus, scores, (), state.reshuffles)
+
+
+def end_round(state: State, went_out: int | None, how: str, outcome: str, again: bool = True) -> State:
+    """Score the round (not if `outcome` is void or replay), advance the counters (not if it
+    is replayed), end the game if the game-end rule says so, or deal the next round."""
+    r = rules(state.spec)
+    n = state.players
+    if r.get("scoring") is None:
+        raise Undecided("how is a round scored?", "scoring")
+    res = round_result(state, went_out, how)
+    replay = outcome == "replay"
+    if outcome in ("void", "replay"):
+        zero = (0,) * n
+        res = dataclasses.replace(res, bonus=zero, scores=zero, void=True, replayed=replay)
+    st = state
+    into = r.get("scoring.into")
+    if into:
+        totals = tuple(st.counter(into, s) + res.scores[s] for s in range(n))
+        st = _set_all(st, into, totals)
+    if not replay and _game_over(st, went_out):
+        winners = _winners(st, went_out)
+        st = st.replace(results=state.results + (res,), phase=OVER, winners=winners, lays_this_turn=0)
+        return st
+    advanced = ()
+    if not replay:
+        st, advanced = _advance(st, went_out)
+    res = dataclasses.replace(res, advanced=advanced)
+    results = state.results + (res,)
+    dealer = next_dealer(state.spec, state.dealer, n)
+    nxt = deal(state.spec, state.seed, state.round + 1, dealer, n, st.counters, state.inputs, results)
+    return check_stalled(nxt)
+
+
+def _set_all(state: State, cid: str, values) -> State:
+    c = rules(state.spec).counters[cid]
+    counters = list(state.counters)
+    counters[c.index] = tuple(values) if c.each else values
+    return state.replace(counters=tuple(counters))
+
+
+def _advance(state: State, went_out: int | None) -> tuple[State, tuple]:
+    r = rules(state.spec)
+    changed = []
+    new = {}
+    for cid, expr in r.advance.items():
+        c = r.counters[cid]
+        if c.each:
+            new[cid] = tuple(int(evaluate(expr, state, s, went_out=(s == went_out))) for s in range(state.players))
+        else:
+            new[cid] = int(evaluate(expr, state, state.dealer, went_out=False))
+    for cid, v in new.items():
+        state = _set_all(state, cid, v)
+        changed.append((cid, v))
+    return state, tuple(changed)
+
+
+def _qualifies(state: State, expr, went_out: int | None) -> list[int]:
+    return [s for s in range(state.players) if evaluate(expr, state, s, went_out=(s == went_out))]
+
+
+def _game_over(state: State, went_out: int | None) -> bool:
+    r = rules(state.spec)
+    if not r.has("game_end") or (r.game_end_when is None and r.game_end_at_once is None):
+        raise Undecided("when does the game end?", "game_end")
+    if r.game_end_when is None:
+        return False
+    return bool(_qualifies(state, r.game_end_when, went_out))
+
+
+def _winners(state: State, went_out: int | None, expr=None) -> tuple[int, ...]:
+    r = rules(state.spec)
+    how = r.need("game_end.winner")
+    if how == "qualifying":
+        return tuple(_qualifies(state, expr or r.game_end_when, went_out))
+    most = how["most"]
+    values = [state.counter(most, s) for s in range(state.players)]
+    top = max(values)
+    winners = tuple(s for s, v in enumerate(values) if v == top)
+    if len(winners) > 1:
+        trace.rest(r.clause("tie.then"), "who wins when the top scores are equal")
+        r.need("tie.then")
+    return winners
+
+
+def game_over_at_once(state: State) -> State:
+    """After a move: the game-end rule that ends the game at once (a player reaching the
+    goal during a round)."""
+    r = rules(state.spec)
+    if state.over or r.game_end_at_once is None:
+        return state
+    who = _qualifies(state, r.game_end_at_once, None)
+    if not who:
+        return state
+    trace.rest(r.clause("game_end.at_once"), "whether the game ends at once")
+    how = r.need("game_end.winner")
+    winners = tuple(who) if how == "qualifying" else _winners(state, None)
+    return state.replace(phase=OVER, winners=winners, lays_this_turn=0)
+
+
+def level_scores(state: State, went_out: int | None) -> RoundResult:
+    """The round's result if it ended now (for scoring questions)."""
+    return round_result(state, went_out, "went_out" if went_out is not None else "")
+
+
+__all__ = ["new_game", "deal", "end_turn", "end_round", "check_stalled", "empty_stock", "after_draw", "refill",
+           "may_go_out", "stalled", "start_turn", "next_seat", "first_player", "next_dealer", "rng",
+           "game_over_at_once", "level_scores"]

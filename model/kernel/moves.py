@@ -1,0 +1,143 @@
+"""Moves: the value a player proposes, how the kernel applies it, and which moves are legal.
+
+A `Move` names one of the spec's moves by its id and carries what that move's mechanic
+asks for: the cards (a lay, a discard, cards added to a meld), the number of units (a
+draw that lets the player choose), a seat (a pile of that seat, the player given a card,
+whose meld is added to) and a meld index (which meld is added to).
+
+`apply(state, move)` returns the next state, or a `Refusal` naming the clauses that
+forbid the move; it raises `Undecided` where no clause decides what happens.
+`legal_moves(state)` is compact: every draw, one lay (the best lay-down the reference
+finds), every distinct card for each turn-ending move, every meld a single card extends.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from . import draw as draw_, ends, flow, lay as lay_, trace
+from .rules import KernelError, rules
+from .state import Refusal, State
+
+
+@dataclass(frozen=True)
+class Move:
+    id: str
+    cards: tuple[int, ...] = ()
+    units: int = 1
+    seat: int | None = None
+    group: int | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+
+def apply(state: State, move: Move) -> Union[State, Refusal]:
+    """The state after `move`, or a Refusal naming the clauses that forbid it."""
+    r = rules(state.spec)
+    if state.over:
+        return Refusal((r.clause("game_end"),), "the game is over")
+    decl = r.moves.get(move.id)
+    if decl is None:
+        raise KernelError(f"{state.spec.game} has no move {move.id!r}; its moves: {', '.join(r.moves)}")
+    if decl.phase != state.phase:
+        phase = r.phases.get(state.phase)
+        now = [m.id for m in r.moves.values() if m.phase == state.phase]
+        return Refusal((phase.clause if phase else decl.clause,),
+                       f"{move.id} is not a move of this part of the turn ({state.phase}); now: {', '.join(now) or 'none'}")
+    mech = decl.mechanic
+    if mech == "draw":
+        out = draw_.draw(state, r, decl, move.units, move.seat)
+    elif mech == "lay":
+        out = lay_.lay(state, r, decl, move.cards)
+    elif mech == "extend":
+        out = lay_.extend(state, r, decl, move.cards, move.seat, move.group)
+    elif mech == "discard":
+        if len(move.cards) != 1:
+            return Refusal((decl.clause,), f"a {move.id} is one card")
+        out = ends.discard(state, r, decl, move.cards[0])
+    elif mech == "give":
+        out = ends.give(state, r, decl, move.seat)
+    elif mech == "move_all":
+        out = ends.move_all(state, r, decl)
+    else:   # pragma: no cover (validation admits only the mechanics above)
+        raise KernelError(f"unknown mechanic {mech!r}")
+    if isinstance(out, State):
+        out = flow.game_over_at_once(out)
+    return out
+
+
+def apply_traced(state: State, move: Move):
+    """`apply`, and the assumptions and readings the outcome rests on."""
+    import dataclasses
+
+    return trace.traced(state.spec, lambda s: apply(state.replace(spec=s), move))
+
+
+def new_game_traced(spec, players: int, seed: int, dealer: int = 0, inputs=None):
+    """`new_game`, and the assumptions and readings the deal rests on."""
+    return trace.traced(spec, lambda s: flow.new_game(s, players, seed, dealer, inputs))
+
+
+# ---- legal moves ----------------------------------------------------------------------------
+
+def legal_moves(state: State) -> list[Move]:
+    with trace.tracing(False):
+        return _legal_moves(state)
+
+
+def _legal_moves(state: State) -> list[Move]:
+    if state.over:
+        return []
+    r = rules(state.spec)
+    phase = [m for m in r.moves.values() if m.phase == state.phase]
+    out: list[Move] = []
+    stock = r.stock
+    probe = state
+    ended = False
+    for m in phase:
+        if m.mechanic == "draw":
+            srcs = m.f["from"]
+            fixed = m.f.get("units") is None
+            if fixed and not any(r.zones[z].each for z in srcs):
+                out.append(Move(m.id))
+                continue
+            if fixed:
+                zid = next(iter(srcs))
+                for s in range(state.players):
+                    if state.zone(zid, s):
+                        out.append(Move(m.id, seat=s))
+                continue
+            if stock is not None and stock.id in srcs and not state.zone(stock.id) and probe is state:
+                probe, ended = flow.empty_stock(state)
+            if ended:
+                continue
+            k = 1
+            mx = m.f["units"]["max"]
+            while mx == "many" or k <= int(mx):
+                if isinstance(draw_.draw(probe, r, m, k, None), Refusal):
+                    break
+                out.append(Move(m.id, units=k))
+                k += 1
+    lays = [m for m in phase if m.mechanic == "lay"]
+    for m in lays:
+        out += [Move(m.id, cards) for cards in lay_.lay_options(state, m)]
+    must_lay = any(m.f.get("compulsory") and not state.down() and any(x.id == m.id for x in out) for m in lays)
+    for m in phase:
+        if m.mechanic == "extend":
+            out += [Move(m.id, (t,), seat=s, group=g) for t, s, g in lay_.extend_options(state, m)]
+    if must_lay:
+        return out
+    for m in phase:
+        if m.mechanic == "discard":
+            for t, n in enumerate(state.hand()):
+                if n and ends.check_discard(state, r, m, t) is None:
+                    out.append(Move(m.id, (t,)))
+        elif m.mechanic == "give":
+            for s in range(state.players):
+                if s != state.current and ends.check_give(state, r, m, s) is None:
+                    out.append(Move(m.id, seat=s))
+        elif m.mechanic == "move_all":
+            if not isinstance(ends.move_all(state, r, m), Refusal):
+                out.append(Move(m.id))
+    return out

@@ -1,0 +1,602 @@
+"""The rules in force: the spec's kernel keys merged field by field, each field with its clause.
+
+Several clauses may shape one thing: the `tick`-like move of a game may be declared by one
+clause, have the cards it takes fixed by an assumption and its stock needs by another.
+`Rules` walks the clauses in order (each with its reading in force), merges every kernel
+key into one tree, and remembers for every field the clause that gave it; a field given
+by two clauses is a spec error. It then checks what the tree refers to (zones, counters,
+phases, moves, expressions), so a spec the kernel cannot play fails validation with the
+place of each problem, and answers the kernel's questions:
+
+- `get(field)`: the value, or None where no clause gives it (restrictions, optional parts);
+- `need(field)`: the value, or `Undecided` naming the question (decisions);
+- `clause(field)`: the clause that gave it (for refusals and for what a verdict rests on).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..expr import ExprError, parse as parse_expr
+from ..melds import Contract
+from . import vocabulary as V
+
+
+class Undecided(Exception):
+    """Play reached a question no clause of the spec answers (a rule, a reading or a
+    named assumption). `field` is the kernel field that would answer it."""
+
+    def __init__(self, question: str, field: str | None = None, detail: str = ""):
+        self.question, self.field, self.detail = question, field, detail
+        super().__init__(question + (f" ({detail})" if detail else ""))
+
+
+class KernelError(ValueError):
+    """The kernel was asked something impossible (a bug, or a state that breaks the rules)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: tuple          # where in the spec file: ("clauses", cid, key, ...)
+    message: str
+
+
+@dataclass(frozen=True)
+class Zone:
+    id: str
+    kind: str            # hand, pile, melds
+    owner: str           # each, shared
+    face: str            # up, down (piles; hands and melds are "up" to their owner)
+    clause: str
+    index: int
+
+    @property
+    def each(self) -> bool:
+        return self.owner == "each"
+
+
+@dataclass(frozen=True)
+class Counter:
+    id: str
+    owner: str
+    start: int
+    reset: str           # never, round
+    clause: str
+    index: int
+
+    @property
+    def each(self) -> bool:
+        return self.owner == "each"
+
+
+@dataclass(frozen=True)
+class Input:
+    id: str
+    default: bool | None
+    clause: str
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    when: Any            # Expr or None
+    clause: str
+
+
+@dataclass
+class Move:
+    id: str
+    mechanic: str
+    phase: str
+    then: str
+    f: dict              # every field of the move as merged
+    clause: str          # the clause that says what the move is (gives its mechanic)
+
+
+# names an expression may use, beside counters, inputs, params and the scoring terms
+KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "down", "went_out",
+                "contract_cards", "most_drawn")
+ACCESSORS = ("size", "points")
+
+
+def _merge(into: dict, where: dict, data: Mapping, cid: str, prefix: str, problems: list, path: tuple) -> None:
+    for k, v in data.items():
+        name = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, Mapping) and v:
+            node = into.setdefault(k, {})
+            where.setdefault(name, cid)
+            if not isinstance(node, dict):
+                problems.append(Problem(path + (k,), f"{name} is given twice (also by clause {where[name]!r})"))
+                continue
+            _merge(node, where, v, cid, name, problems, path + (k,))
+        else:
+            if k in into:
+                problems.append(Problem(path + (k,), f"{name} is given twice: clause {cid!r} and clause "
+                                                     f"{where[name]!r} both give it"))
+                continue
+            into[k] = v
+            where[name] = cid
+
+
+class Rules:
+    def __init__(self, spec):
+        self.spec = spec
+        self.problems: list[Problem] = []
+        self._extras: dict = {}
+        self._memo: dict = {}
+        self.tree: dict = {}
+        self.where: dict[str, str] = {}          # field path -> clause id
+        self.paths: dict[str, tuple] = {}        # field path -> place in the file
+        for cid in spec.clauses:
+            f = spec.formal(cid)
+            base = ("clauses", cid)
+            c = spec.clauses[cid]
+            reading = spec.chosen.get(cid)
+            for key in V.KEYS:
+                if key not in f:
+                    continue
+                at = base + (("readings", reading) if c.readings and key in c.readings[reading].formal else ()) + (key,)
+                value = f[key]
+                self._note_paths(key, value, at)
+                if isinstance(value, Mapping):
+                    _merge(self.tree.setdefault(key, {}), self.where, value, cid, key, self.problems, at)
+                    self.where.setdefault(key, cid)
+                elif key in self.tree:
+                    self.problems.append(Problem(at, f"{key} is given twice (also by clause {self.where[key]!r})"))
+                else:
+                    self.tree[key] = value
+                    self.where[key] = cid
+        self._build()
+
+    def _note_paths(self, name: str, value, at: tuple) -> None:
+        self.paths.setdefault(name, at)
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                self._note_paths(f"{name}.{k}", v, at + (k,))
+
+    def err(self, fieldname: str, message: str) -> None:
+        self.problems.append(Problem(self.paths.get(fieldname, ("clauses",)), message))
+
+    # ---- lookups ----------------------------------------------------------------------
+    def get(self, name: str, default=None):
+        try:
+            node = self._memo[name]
+        except KeyError:
+            node = self.tree
+            for part in name.split("."):
+                if type(node) is not dict or part not in node:
+                    node = None
+                    break
+                node = node[part]
+            self._memo[name] = node
+        return default if node is None else node
+
+    def need(self, name: str, detail: str = ""):
+        v = self.get(name)
+        if v is None:
+            raise Undecided(V.question(name), name, detail)
+        return v
+
+    def clause(self, name: str) -> str | None:
+        """The clause that gave a field (or, for a mapping, the first clause that gave any
+        of its fields); for a field nobody gave, the clause of the nearest given parent."""
+        parts = name.split(".")
+        while parts:
+            cid = self.where.get(".".join(parts))
+            if cid is not None:
+                return cid
+            parts.pop()
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    # ---- building -----------------------------------------------------------------------
+    def _build(self) -> None:
+        t = self.tree
+        # zones
+        self.zones: dict[str, Zone] = {}
+        for zid, z in (t.get("zones") or {}).items():
+            cl = self.where.get(f"zones.{zid}")
+            kind, owner = z.get("kind"), z.get("owner")
+            if kind is None or owner is None:
+                self.err(f"zones.{zid}", f"zone {zid!r} needs a kind ({', '.join(V.ZONE_KINDS)}) and an owner "
+                         f"({', '.join(V.OWNERS)})")
+                continue
+            if kind == "pile" and "face" not in z:
+                self.err(f"zones.{zid}", f"pile {zid!r} needs face: up or down (can players see its cards?)")
+            self.zones[zid] = Zone(zid, kind, owner, z.get("face", "up"), cl, len(self.zones))
+        # counters
+        self.counters: dict[str, Counter] = {}
+        for cnt, c in (t.get("counters") or {}).items():
+            missing = [k for k in ("owner", "start", "reset") if c.get(k) is None]
+            if missing:
+                self.err(f"counters.{cnt}", f"counter {cnt!r} needs {', '.join(missing)} (owner: each or shared; "
+                         "start: its value at the start; reset: never or round)")
+                continue
+            self.counters[cnt] = Counter(cnt, c["owner"], int(c["start"]), c["reset"],
+                                         self.where[f"counters.{cnt}"], len(self.counters))
+        taken = set(self.zones)
+        for cnt in self.counters:
+            if cnt in taken:
+                self.err(f"counters.{cnt}", f"{cnt!r} is both a zone and a counter")
+        # inputs
+        self.inputs: dict[str, Input] = {}
+        for iid, i in (t.get("inputs") or {}).items():
+            i = i if isinstance(i, Mapping) else {}
+            self.inputs[iid] = Input(iid, i.get("default"), self.where.get(f"inputs.{iid}"))
+        # phases
+        self.phases: dict[str, Phase] = {}
+        for pid, p in (t.get("phases") or {}).items():
+            p = p if isinstance(p, Mapping) else {}
+            when = self.expression(f"phases.{pid}.when", p.get("when"))
+            self.phases[pid] = Phase(pid, when, self.where.get(f"phases.{pid}"))
+        # moves
+        self.moves: dict[str, Move] = {}
+        for mid, m in (t.get("moves") or {}).items():
+            mech = m.get("mechanic")
+            if mech is None:
+                refiners = sorted({cid for k, cid in self.where.items() if k.startswith(f"moves.{mid}.")})
+                self.err(f"moves.{mid}", f"move {mid!r}: no clause says what the move is (moves.{mid}.mechanic, one of "
+                         f"{', '.join(V.MECHANICS)}); clause(s) {', '.join(refiners)} refine it")
+                continue
+            phase, then = m.get("phase"), m.get("then")
+            if phase is None or then is None:
+                self.err(f"moves.{mid}", f"move {mid!r} needs the phase it is made in (phase) and what follows it "
+                         f"(then: a phase or {V.END_TURN})")
+                continue
+            self.moves[mid] = Move(mid, mech, phase, then, dict(m), self.where[f"moves.{mid}.mechanic"])
+        self._check_references()
+        self._compile()
+
+    def _zone(self, fieldname: str, zid, kinds: Iterable[str] | None = None, owner: str | None = None) -> Zone | None:
+        if not isinstance(zid, str):
+            self.err(fieldname, f"{fieldname}: the name of a zone, got {zid!r}")
+            return None
+        z = self.zones.get(zid)
+        if z is None:
+            self.err(fieldname, f"{fieldname}: no zone {zid!r}; zones: {', '.join(self.zones) or 'none declared'}")
+            return None
+        if kinds is not None and z.kind not in kinds:
+            self.err(fieldname, f"{fieldname}: zone {zid!r} is a {z.kind}, and this needs a {' or '.join(kinds)}")
+            return None
+        if owner is not None and z.owner != owner:
+            self.err(fieldname, f"{fieldname}: zone {zid!r} belongs to {z.owner}, and this needs one that belongs to "
+                     f"{owner}")
+            return None
+        return z
+
+    def _check_references(self) -> None:
+        t = self.tree
+        for pid in self.phases:
+            if pid in (V.END_TURN, "over"):
+                self.err(f"phases.{pid}", f"{pid!r} is a word of the kernel and cannot name a phase")
+        for m in self.moves.values():
+            p = f"moves.{m.id}"
+            if m.mechanic not in V.MECHANICS:
+                self.err(f"{p}.mechanic", f"move {m.id!r}: no mechanic {m.mechanic!r}; mechanics: {', '.join(V.MECHANICS)}")
+                continue
+            stray = [k for k in m.f if k not in ("mechanic", "phase", "then") + V.MECHANIC_FIELDS[m.mechanic]]
+            if stray:
+                self.err(f"{p}.{stray[0]}", f"move {m.id!r} ({m.mechanic}) has no field {stray[0]!r}; its fields: "
+                         + ", ".join(V.MECHANIC_FIELDS[m.mechanic]))
+                continue
+            if m.phase not in self.phases:
+                self.err(f"{p}.phase", f"move {m.id!r} is made in phase {m.phase!r}, which no clause declares; "
+                         f"phases: {', '.join(self.phases) or 'none'}")
+            if m.then != V.END_TURN and m.then not in self.phases:
+                self.err(f"{p}.then", f"move {m.id!r} is followed by {m.then!r}, which is neither a phase nor "
+                         f"{V.END_TURN}")
+            if m.mechanic == "draw":
+                src = m.f.get("from")
+                if src is not None and not isinstance(src, Mapping):
+                    self.err(f"{p}.from", f"move {m.id!r} draws: from is {{zone: cards per unit}}, got {src!r}")
+                    continue
+                if not src:
+                    self.err(p, f"move {m.id!r} draws: it needs from: {{zone: cards per unit}}")
+                else:
+                    for zid in src:
+                        self._zone(f"{p}.from", zid, ("pile",))
+                    each = [z for z in src if z in self.zones and self.zones[z].each]
+                    if each and (len(src) > 1 or m.f.get("units")):
+                        self.err(f"{p}.from", f"move {m.id!r}: a draw from each player's own pile ({each[0]}) takes "
+                                 "one unit from that pile alone")
+                for cnt in (m.f.get("cost") or {}):
+                    if cnt not in self.counters:
+                        self.err(f"{p}.cost", f"move {m.id!r} costs {cnt!r}, which is not a counter; counters: "
+                                 f"{', '.join(self.counters) or 'none'}")
+                units = m.f.get("units")
+                if units is not None and "max" not in units:
+                    self.err(f"{p}.units", f"move {m.id!r}: units needs max (a number, or many)")
+                needs = m.f.get("needs")
+                if needs and "per" not in needs:
+                    self.err(f"{p}.needs", f"move {m.id!r}: needs says per what: per: unit or per: move")
+                if needs:
+                    for zid in needs:
+                        if zid != "per":
+                            self._zone(f"{p}.needs", zid, ("pile",))
+            elif m.mechanic in ("lay", "extend"):
+                z = self._zone(f"{p}.to", m.f.get("to"), ("melds",))
+                if z is not None and not z.each:
+                    self.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")
+                contract = m.f.get("contract")
+                if contract is not None:
+                    if contract in self.counters:
+                        if not self.spec.levels():
+                            self.err(f"{p}.contract", f"move {m.id!r} is held to the contract of counter {contract!r}, "
+                                     "but no clause gives levels")
+                    elif contract != "initial":
+                        self.err(f"{p}.contract", f"move {m.id!r}: contract {contract!r} is neither a counter "
+                                 f"selecting a level nor initial")
+                    elif "initial" not in self.spec.contracts:
+                        self.err(f"{p}.contract", f"move {m.id!r}: contract initial, but no clause gives an initial meld")
+                if m.mechanic == "lay" and "groups" not in m.f:
+                    self.err(p, f"move {m.id!r}: groups says how laid cards are kept: lay (each lay as one group) "
+                             "or meld (each meld)")
+                if m.mechanic == "extend" and "onto" not in m.f:
+                    self.err(p, f"move {m.id!r}: onto says whose melds it adds to: own or any_player")
+                lo = m.f.get("lay_off") or {}
+                if lo and "onto" not in lo:
+                    self.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs onto: own or any_player")
+                if "match" in lo and lo["match"] not in self.spec.cards.attributes:
+                    self.err(f"{p}.lay_off.match", f"lay_off match {lo['match']!r} is not an attribute of the cards; "
+                             f"attributes: {', '.join(self.spec.cards.attributes)}")
+                if lo and "match" not in lo:
+                    self.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs match: the attribute that must match")
+                if m.mechanic == "extend" and not any(x.mechanic == "lay" and x.f.get("to") == m.f.get("to")
+                                                      for x in self.moves.values()):
+                    self.err(p, f"move {m.id!r} adds to melds of zone {m.f.get('to')!r}, which no lay move fills")
+            elif m.mechanic in ("discard", "give"):
+                self._zone(f"{p}.to", m.f.get("to"), ("pile",) if m.mechanic == "discard" else ("pile", "hand"))
+                for tok in m.f.get("except") or ():
+                    if str(tok).upper() not in self.spec.cards.by_token():
+                        self.err(f"{p}.except", f"move {m.id!r}: except names {tok!r}, which is not a card of the game")
+                if m.mechanic == "give":
+                    card = m.f.get("card")
+                    if card is None or str(card).upper() not in self.spec.cards.by_token():
+                        self.err(f"{p}.card", f"move {m.id!r} gives a card: card must be a token of the game, got {card!r}")
+                    z = self.zones.get(m.f.get("to"))
+                    if z is not None and not z.each:
+                        self.err(f"{p}.to", f"move {m.id!r} gives a card to another player: its zone must be each "
+                                 "player's own")
+            elif m.mechanic == "move_all":
+                a = self._zone(f"{p}.from", m.f.get("from"))
+                self._zone(f"{p}.to", m.f.get("to"), ("pile",))
+                if a is not None and not a.each:
+                    self.err(f"{p}.from", f"move {m.id!r} moves the mover's own cards: from must be a zone of each player")
+                if "where" not in m.f:
+                    self.err(p, f"move {m.id!r}: where says which end of {m.f.get('to')!r} the cards go to: bottom or top")
+            if m.mechanic in ("discard", "give", "move_all") and m.then != V.END_TURN:
+                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) ends the turn: then: {V.END_TURN}")
+            if m.mechanic in ("draw", "lay", "extend") and m.then == V.END_TURN and m.mechanic != "draw":
+                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) does not end the turn; then names the next phase")
+        # the deal
+        d = t.get("deal") or {}
+        for k in ("to", "rest", "face_up_to"):
+            if k in d:
+                zid = d[k]["zone"] if isinstance(d[k], Mapping) else d[k]
+                owner = "each" if k == "to" or isinstance(d[k], Mapping) else "shared"
+                self._zone(f"deal.{k}", zid, ("hand",) if k == "to" else ("pile",), owner)
+        if isinstance(d.get("face_up_to"), Mapping):
+            z = self.zones.get(d["face_up_to"]["zone"])
+            if z is not None and not z.each:
+                self.err("deal.face_up_to", "a face-up card dealt to a seat needs a zone of each player")
+        starts = self.get("turn.starts_with")
+        if starts is not None and starts not in self.phases:
+            self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")
+        se = t.get("stock_empty") or {}
+        if "zone" in se:
+            self._zone("stock_empty.zone", se["zone"], ("pile",), "shared")
+        for i, src in enumerate(se.get("from") or []):
+            self._zone("stock_empty.from", src.get("zone"), ("pile",))
+        if se.get("then") == "refill" and not se.get("from"):
+            self.err("stock_empty", "refilling the stock needs from: the piles that refill it")
+        if se and "zone" not in se and ("then" in se):
+            self.err("stock_empty", "stock_empty needs zone: the pile that runs out")
+        sc = t.get("scoring")
+        if isinstance(sc, Mapping) and sc.get("kept", True):
+            into = sc.get("into")
+            if into is not None and (into not in self.counters or not self.counters[into].each):
+                self.err("scoring.into", f"scores go into a counter of each player; {into!r} is not one")
+        b = t.get("bonus") or {}
+        if b.get("when") is not None and b["when"] not in self.inputs:
+            self.err("bonus.when", f"the bonus depends on {b['when']!r}, which is not an input; inputs: "
+                     f"{', '.join(self.inputs) or 'none'}")
+        ge = t.get("game_end") or {}
+        w = ge.get("winner")
+        if isinstance(w, Mapping) and "most" in w and w["most"] not in self.counters:
+            self.err("game_end.winner", f"the winner has the most {w['most']!r}, which is not a counter")
+        for cnt in (self.get("round_end.advance") or {}):
+            if cnt not in self.counters:
+                self.err("round_end.advance", f"round_end advances {cnt!r}, which is not a counter")
+        hands = [z for z in self.zones.values() if z.kind == "hand"]
+        for z in hands:
+            if not z.each:
+                self.err(f"zones.{z.id}.owner", f"zone {z.id!r} is a hand: each player holds their own (owner: each)")
+        if len(hands) > 1:
+            self.err("zones", "the kernel plays one hand zone per player; found " + ", ".join(z.id for z in hands))
+
+    # ---- expressions --------------------------------------------------------------------
+    def names(self, extra: Iterable[str] = ()) -> tuple[tuple, dict]:
+        names = KERNEL_NAMES + tuple(self.counters) + tuple(self.inputs) + tuple(self.spec.params) + tuple(extra)
+        return names, {a: tuple(self.zones) for a in ACCESSORS}
+
+    def expression(self, fieldname: str, text, extra: Iterable[str] = ()):
+        if text is None:
+            return None
+        names, functions = self.names(extra)
+        try:
+            return parse_expr(str(text), names, functions)
+        except ExprError as e:
+            self.problems.append(Problem(self.paths.get(fieldname, ("clauses",)),
+                                         f"{fieldname}: expression {text!r}: {e.message}"))
+            return None
+
+    def _compile(self) -> None:
+        self.go_out_when = self.expression("go_out.when", self.get("go_out.when"))
+        stalled = self.get("round_end.stalled") or {}
+        self.stalled_when = self.expression("round_end.stalled.when_all", stalled.get("when_all"))
+        self.advance = {c: self.expression(f"round_end.advance.{c}", e)
+                        for c, e in (self.get("round_end.advance") or {}).items()}
+        sc = self.get("scoring")
+        self.terms = {}
+        self.score_expr = None
+        if isinstance(sc, Mapping) and sc.get("kept", True):
+            self.terms = {n: self.expression(f"scoring.terms.{n}", e) for n, e in (sc.get("terms") or {}).items()}
+            self.score_expr = self.expression("scoring.round", sc.get("round"), extra=tuple(self.terms))
+        ge = self.get("game_end") or {}
+        self.game_end_when = self.expression("game_end.when", ge.get("when"))
+        self.game_end_at_once = self.expression("game_end.at_once", ge.get("at_once"))
+        self.unless = {m.id: self.expression(f"moves.{m.id}.unless", m.f.get("unless")) for m in self.moves.values()}
+        if (self.get("bonus") or {}).get("cards") is not None:
+            self.expression("bonus.cards", self.get("bonus.cards"))
+
+    # ---- derived ------------------------------------------------------------------------
+    def unanswered(self) -> list[str]:
+        """The decisions the spec leaves open (fields of `vocabulary.QUESTIONS` that the
+        kernel would need for this spec's structure and no clause gives)."""
+        out = []
+        if not self.zones and not self.moves:
+            return ["zones"]
+        if self.has("game_end") and not (self.has("game_end.when") or self.has("game_end.at_once")):
+            out.append("game_end")
+        for k in ("players", "decks", "pack", "deal.cards_each", "deal.to", "deal.rest", "deal.first",
+                  "deal.order", "turn.first", "turn.direction", "turn.next_seat", "turn.starts_with", "dealer.next",
+                  "round_end.went_out", "game_end", "game_end.winner"):
+            if k in ("players", "decks", "pack"):
+                if self.spec.rule(k)[0] is None:
+                    out.append(k)
+            elif not self.has(k):
+                out.append(k)
+        if not self.has("scoring"):
+            out.append("scoring")
+        if self.go_out_when is not None and not self.has("turn.count"):
+            out.append("turn.count")
+        if self.get("deal.face_up") and not self.has("deal.face_up_to"):
+            out.append("deal.face_up_to")
+        stock = self.get("stock_empty.zone")
+        drawn_from = {z for m in self.moves.values() if m.mechanic == "draw" for z in (m.f.get("from") or {})}
+        piles = [z for z in drawn_from if z in self.zones and self.zones[z].face == "down"]
+        if piles and not self.has("stock_empty.then"):
+            out.append("stock_empty.then")
+        if self.get("stock_empty.then") == "refill":
+            for k in ("stock_empty.when", "stock_empty.nothing_left"):
+                if not self.has(k):
+                    out.append(k)
+        for m in self.moves.values():
+            if m.mechanic == "draw" and m.f.get("units") and not m.f.get("take_from"):
+                face_up = [z for z in m.f.get("from") or {} if z in self.zones and self.zones[z].face == "up"]
+                if face_up:
+                    out.append(f"moves.{m.id}.take_from")
+        ge = self.get("game_end.winner")
+        if isinstance(ge, Mapping) and "most" in ge and not self.has("tie.then"):
+            out.append("tie.then")
+        for i in self.inputs.values():
+            if i.default is None:
+                out.append(f"inputs.{i.id}.default")
+        del stock
+        return out
+
+    @property
+    def hand(self) -> Zone | None:
+        try:
+            return self._hand
+        except AttributeError:
+            self._hand = next((z for z in self.zones.values() if z.kind == "hand"), None)
+            return self._hand
+
+    @property
+    def stock(self) -> Zone | None:
+        try:
+            return self._stock
+        except AttributeError:
+            self._stock = self._find_stock()
+            return self._stock
+
+    def _find_stock(self) -> Zone | None:
+        zid = self.get("stock_empty.zone")
+        if zid is None:
+            # the face-down pile draws take from, if there is exactly one
+            cands = {z for m in self.moves.values() if m.mechanic == "draw" for z in (m.f.get("from") or {})
+                     if z in self.zones and self.zones[z].face == "down" and not self.zones[z].each}
+            zid = next(iter(cands)) if len(cands) == 1 else None
+        return self.zones.get(zid) if zid else None
+
+    def lay_move(self) -> Move | None:
+        try:
+            return self._lay
+        except AttributeError:
+            self._lay = next((m for m in self.moves.values() if m.mechanic == "lay"), None)
+            return self._lay
+
+    def contract(self, counter_value: int | None, move: Move | None = None) -> Contract | None:
+        """The contract a lay is held to, or None when no clause holds lays to one."""
+        move = move or self.lay_move()
+        which = move.f.get("contract") if move else None
+        if which is None:
+            return None
+        if which == "initial":
+            return self.spec.contract(initial=True)
+        try:
+            return self.spec.contract(level=counter_value)
+        except KeyError:
+            raise Undecided(f"what must be laid at {which} {counter_value}?", "levels",
+                            f"no clause gives {which} {counter_value}") from None
+
+    def extras(self, contract: Contract | None) -> Contract:
+        """The further melds allowed once the contract is down."""
+        key = id(contract)
+        hit = self._extras.get(key)
+        if hit is not None and hit[0] is contract:
+            return hit[1]
+        out = self._extras_of(contract)
+        self._extras[key] = (contract, out)
+        return out
+
+    def _extras_of(self, contract: Contract | None) -> Contract:
+        if contract is None:
+            return self.spec.contract() if "any" in self.spec.contracts else dataclasses.replace(
+                next(iter(self.spec.contracts.values())), required=(), distinct=())
+        return dataclasses.replace(contract, required=(), distinct=())
+
+    def deck(self, players: int) -> list[int]:
+        """The deck for this many players, card type indices in the game's card order."""
+        cid, pack = self.spec.rule("pack")
+        if cid is None:
+            raise Undecided(V.question("pack"), "pack")
+        dcid, decks = self.spec.rule("decks")
+        if dcid is None:
+            raise Undecided(V.question("decks"), "decks")
+        packs = None
+        for row in decks:
+            lo, hi = row["players"]
+            if lo <= players <= hi:
+                packs = int(row["packs"])
+                break
+        if packs is None:
+            raise Undecided(V.question("decks"), "decks", f"clause {dcid} gives no pack count for {players} players")
+        per = {**(pack.get("wilds") or {}), **(pack.get("specials") or {})}
+        counts = [packs * (int(pack["naturals"]) if t.natural else int(per.get(t.token, 0))) for t in self.spec.cards.types]
+        return [t for t, n in enumerate(counts) for _ in range(n)]
+
+    def players_range(self) -> tuple[int, int]:
+        cid, p = self.spec.rule("players")
+        if cid is None:
+            raise Undecided(V.question("players"), "players")
+        return int(p["min"]), int(p["max"])
+
+    def step(self) -> int:
+        side = self.need("turn.next_seat")
+        direction = self.need("turn.direction")
+        return 1 if direction == side else -1
+
+
+def rules(spec) -> Rules:
+    """The kernel's reading of a spec, made once per spec object (kept on it)."""
+    try:
+        return spec.__dict__["kernel_rules"]
+    except KeyError:
+        r = Rules(spec)
+        object.__setattr__(spec, "kernel_rules", r)
+        return r
