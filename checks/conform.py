@@ -707,6 +707,7 @@ def _finish(report: Report, adapter: Adapter, random_cases: int, families) -> No
                             f"skipped. The first: {', '.join(report.harness.get('stray_quoted', []))}")
     for f, s in report.search.items():
         if s.stopped:
-            report.notes.append(f"the search of {f} stopped early: {s.stopped}")
+            report.notes.append(f"the search of {f}: {s.stopped}" if s.stopped.startswith("not searched")
+                                else f"the search of {f} stopped early: {s.stopped}")
         if s.note:
             report.notes.append(s.note)

@@ -119,13 +119,17 @@ def _errors_text(report: Report) -> list[str]:
         by[o.failure].append(o)
     for failure, group in by.items():
         out.append(f"{failure} ({FAILURES.get(failure, failure)}): {len(group)} vector(s)")
-        for o in group[:SHOW_ERRORS]:
+        shown = 0 if failure == "not asked" else SHOW_ERRORS      # nothing was asked: their names say it all
+        for o in group[:shown]:
             out.append(f"- {o.id} [{o.family}]{_requested(o)}")
             out += outcome_text(o, "    ")
-        rest = group[SHOW_ERRORS:]
+        if shown == 0 and group:
+            out.append(f"  why: {group[0].error}")
+        rest = group[shown:]
         if rest:
             fams = Counter(o.family for o in rest)
-            out.append(f"  and {len(rest)} more (" + ", ".join(f"{f} {n}" for f, n in fams.items()) + "): "
+            out.append(f"  {'and ' if shown else ''}{len(rest)} {'more ' if shown else ''}("
+                       + ", ".join(f"{f} {n}" for f, n in fams.items()) + "): "
                        + "; ".join(o.id + _requested(o) for o in rest[:NAME_ERRORS])
                        + (f"; ... ({len(rest) - NAME_ERRORS} more in --json)" if len(rest) > NAME_ERRORS else ""))
     for i, d in enumerate(search_errors, 1):
@@ -180,9 +184,9 @@ def text(report: Report) -> str:
     out.append("  readings in force: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
     statuses = ("pass", "fail", "error", "skipped", "not asked")
     total = {s: sum(c.get(s, 0) for c in report.vectors.values()) for s in statuses}
-    out.append(f"  vectors: {sum(total.values()) - total['not asked']} asked: {total['pass']} pass, {total['fail']} fail, "
+    out.append(f"  vectors: {sum(total.values())} in all: {total['pass']} pass, {total['fail']} fail, "
                f"{total['error']} error, {total['skipped']} skipped by the adapter"
-               + (f"; {total['not asked']} not asked (the deadline passed)" if total["not asked"] else ""))
+               + (f", {total['not asked']} not asked (the deadline passed)" if total["not asked"] else ""))
     for fam, c in report.vectors.items():
         out.append(f"    {fam:9} " + ", ".join(f"{n} {s}" for s, n in c.items() if n))
     divergences = [d for d in report.divergences if d.outcome.status != "error"]
