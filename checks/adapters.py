@@ -299,6 +299,7 @@ class CommandAdapter(Adapter):
         self.broken = ""                        # why nothing is asked any more
         self.stray = 0
         self.stray_quoted: list[str] = []
+        self._out = memoryview(b"")             # the part of the request in flight not yet written
 
     # ---- the process ------------------------------------------------------------------------
     def _spawn(self) -> None:
@@ -456,20 +457,29 @@ class CommandAdapter(Adapter):
 
     def _exchange(self, method: str, params: dict, limit: float) -> Answer:
         """Send one request, wait (at most `limit` seconds, and not past the deadline) for
-        the line that answers it."""
+        the line that answers it. A request left half written (the program answered, or
+        misbehaved, before reading all of it) leaves its input out of step: it is stopped."""
         self.next_id += 1
         rid = self.next_id
-        timeout = self._time_left(limit)
         self._drain()
         self._take_lines(None, method)              # whatever came before this request answers nothing
-        payload = memoryview((json.dumps({"id": rid, "method": method, "params": params},
-                                         separators=(",", ":")) + "\n").encode("utf-8"))
+        self._out = memoryview((json.dumps({"id": rid, "method": method, "params": params},
+                                           separators=(",", ":")) + "\n").encode("utf-8"))
+        self.sel.register(self.proc.stdin, selectors.EVENT_WRITE, "in")
+        try:
+            return self._converse(method, rid, self._time_left(limit), limit)
+        finally:
+            if self.proc is not None:
+                try:
+                    self.sel.unregister(self.proc.stdin)
+                except (KeyError, ValueError):
+                    pass
+                if self._out:
+                    self._kill()
+
+    def _converse(self, method: str, rid: int, timeout: float, limit: float) -> Answer:
         proc, sel = self.proc, self.sel
         stdin = proc.stdin
-        try:
-            sel.register(stdin, selectors.EVENT_WRITE, "in")
-        except (KeyError, ValueError, OSError):
-            payload = payload[len(payload):]
         cut_by_deadline = timeout < limit
         end = time.monotonic() + timeout
         strays = {"n": 0}
@@ -499,13 +509,13 @@ class CommandAdapter(Adapter):
             for key, _ in events:
                 if key.data == "in":
                     try:
-                        n = os.write(stdin.fileno(), payload[:65536])
-                        payload = payload[n:]
+                        n = os.write(stdin.fileno(), self._out[:65536])
+                        self._out = self._out[n:]
                     except (BlockingIOError, InterruptedError):
                         continue
                     except OSError:            # it closed its input: whether it answers, its output will tell
-                        payload = payload[len(payload):]
-                    if not payload:
+                        self._out = self._out[len(self._out):]
+                    if not self._out:
                         sel.unregister(stdin)
                 elif key.data == "err":
                     self._read_err(1)

@@ -285,3 +285,21 @@ def test_python_adapter_in_a_child_process(tmp_path):
         assert a.ask("meld", {"cards": ["5"], "contract": "level 1"}).value is False and a.starts == 2
     with pytest.raises(AdapterError, match="cannot import"):
         adapters.load("no_such_module_here_either:factory", timeout=5).start()
+
+
+def test_an_answer_before_the_request_is_read_in_full_restarts_the_program(tmp_path):
+    """A program that answers (without an id) before it has read the whole request leaves
+    the rest of it unread: the answer counts, and the program is started afresh."""
+    (tmp_path / "eager.py").write_text(textwrap.dedent("""
+        import json, sys, time
+        hello = json.loads(sys.stdin.readline())
+        print(json.dumps({"id": hello["id"], "result": {}}), flush=True)
+        time.sleep(0.3)
+        print(json.dumps({"result": True}), flush=True)
+        time.sleep(30)
+    """))
+    with CommandAdapter(f"{sys.executable} {tmp_path / 'eager.py'}", timeout=5) as a:
+        got = a.ask("move", {"state": {"stock": ["5"] * 200_000}, "move": {"draw": "stock"}})
+        assert got.value is True and a.proc is None
+        assert a.ask("meld", {"cards": [], "contract": "level 1"}).value is True    # started again, eager again
+        assert a.starts == 2 and a.proc is not None
