@@ -54,6 +54,7 @@ STDERR_LINES = 12              # ... of which this many lines are quoted
 MAX_STRAY_LINES = 1000         # lines that answer nothing, while one request waits: past this, a flood
 STRAY_QUOTED = 3               # stray lines quoted in the report
 QUOTE = 200                    # characters of a line quoted
+MAX_DEPTH = 32                 # lists and objects within each other in one answer (a state needs about 4)
 
 # An answer's `failure`, when it is an error. Every one means the implementation misbehaved.
 FAILURES = {
@@ -101,6 +102,19 @@ def _quote(text: str | bytes, n: int = QUOTE) -> str:
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text[: 4 * n]).decode("utf-8", "replace")
     return repr(text[:n]) + (" ..." if len(text) > n else "")
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether lists and objects nest more than `limit` deep in `value` (looked at without
+    recursion: a deeper answer would break whatever recurses over it later)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
 
 
 class Adapter:
@@ -211,6 +225,9 @@ class PythonAdapter(Adapter):
                           failure="raised")
         if value is UNSUPPORTED or (isinstance(value, Mapping) and value.get("unsupported") is True):
             return Answer("unsupported")
+        if too_deep(value):
+            return Answer("error", error=f"{method} returned lists or objects nested more than {MAX_DEPTH} deep",
+                          failure="malformed")
         try:
             text = json.dumps(value)
         except (TypeError, ValueError, RecursionError) as e:
@@ -621,6 +638,9 @@ class CommandAdapter(Adapter):
             return None
         if rid is None:
             return None
+        if too_deep(data):
+            return Answer("error", error=f"the answer to the {method} request (request {rid}) nests lists or objects "
+                          f"more than {MAX_DEPTH} deep: {_quote(text)}", failure="malformed", request=rid)
         if not isinstance(data, dict):
             return Answer("error", error=f"the answer to the {method} request (request {rid}) is not a JSON "
                           f"object: {_quote(text)}", failure="malformed", request=rid)

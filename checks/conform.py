@@ -371,7 +371,8 @@ def _kept(out: Outcome, adapter: Adapter) -> Outcome:
         try:
             text = json.dumps(out.implementation)
         except (TypeError, ValueError, RecursionError):
-            text = repr(out.implementation)
+            out.implementation = {"truncated": "(an answer that cannot be shown as JSON)"}
+            return out
         if len(text) > KEPT_ANSWER:
             out.implementation = {"truncated": f"{text[:KEPT_ANSWER]} ... ({len(text)} characters in all)"}
     return out

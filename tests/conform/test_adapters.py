@@ -129,6 +129,7 @@ def test_command_hang_is_stopped_at_the_time_limit(tmp_path):
     ("send('{\"id\": %d, \"result\": tru' % req['id'])", "is not JSON"),
     ("answer([1, 2])", "not a JSON object"),
     ("answer(True)", "not a JSON object"),
+    ("send('{\"id\": %d, \"result\": %s}' % (req['id'], '[' * 900 + ']' * 900))", "more than 32 deep"),
     ("answer({'id': req['id']})", "has no 'result'"),
     ("answer({'id': req['id'], 'error': 'my own error'})", "my own error"),
 ])
@@ -245,6 +246,22 @@ def test_python_adapter_sys_exit_is_an_error_not_an_exit():
 
     got = PythonAdapter(Quitter()).ask("meld", {"cards": [], "contract": "level 1"})
     assert got.status == "error" and got.failure == "exited" and "sys.exit(0)" in got.error
+
+
+def test_python_adapter_answers_are_bounded():
+    class Big:
+        def meld(self, cards, contract):
+            return "x" * 2_000_000
+
+        def score(self, state):
+            deep = []
+            for _ in range(100):
+                deep = [deep]
+            return deep
+
+    a = PythonAdapter(Big())
+    assert a.ask("meld", {"cards": [], "contract": "level 1"}).failure == "oversized"
+    assert a.ask("score", {"state": {}}).failure == "malformed"
 
 
 def test_python_adapter_with_no_methods_cannot_be_loaded(tmp_path):
