@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -51,17 +53,22 @@ class Outcome:
 
 @dataclass
 class Divergence:
-    """A kind of divergence the search found, shrunk."""
+    """A kind of divergence (or of misbehaviour: a crash, a malformed answer) the search
+    found, shrunk."""
 
     family: str
     signature: str
     outcome: Outcome                 # the shrunk case
     first: Outcome | None            # the first case of this kind the search met, before shrinking
     found_after: int                 # cases asked before it was first met
+    shrunk: str = ""                 # when not shrunk to the end: why (the search stopped, a hang)
 
     def to_json(self) -> dict:
-        return {"family": self.family, "signature": self.signature, "shrunk": self.outcome.to_json(),
-                "first_found": self.first.to_json() if self.first else None, "found_after": self.found_after}
+        out = {"family": self.family, "signature": self.signature, "shrunk": self.outcome.to_json(),
+               "first_found": self.first.to_json() if self.first else None, "found_after": self.found_after}
+        if self.shrunk:
+            out["not_shrunk"] = self.shrunk
+        return out
 
 
 @dataclass
@@ -71,6 +78,13 @@ class SearchStats:
     adapter_seconds: float = 0.0
     skipped_by_adapter: int = 0
     note: str = ""
+    errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
+    stopped: str = ""                                    # why the search of this question ended early
+
+
+# what a run comes to, and the exit code `rulings conform` gives it
+CONFORMS, DIVERGED, MISBEHAVED = "conforms", "diverged", "misbehaved"
+EXIT_CODES = {CONFORMS: 0, DIVERGED: 1, MISBEHAVED: 4}
 
 
 @dataclass
@@ -85,10 +99,62 @@ class Report:
     seconds: dict[str, float] = field(default_factory=dict)
     requests: int = 0
     notes: list[str] = field(default_factory=list)
+    harness: dict = field(default_factory=dict)          # what the adapter saw: restarts, stray lines, stderr
+    unfinished: str = ""                                 # why not every question was asked (the deadline)
+    allow_unsupported: bool = False                      # questions declined do not make the run fail
+
+    @property
+    def errors(self) -> list[Outcome]:
+        """Every question the implementation misbehaved on: the vectors', then the search's."""
+        return [o for o in self.problems if o.status == "error"] + \
+            [d.outcome for d in self.divergences if d.outcome.status == "error"]
+
+    @property
+    def wrong(self) -> list:
+        return [o for o in self.problems if o.status == "fail"] + \
+            [d for d in self.divergences if d.outcome.status != "error"]
+
+    @property
+    def skipped(self) -> int:
+        return sum(c.get("skipped", 0) for c in self.vectors.values()) + \
+            sum(s.skipped_by_adapter for s in self.search.values())
+
+    @property
+    def answered(self) -> int:
+        """Questions answered with something to compare (right or wrong)."""
+        return sum(c.get("pass", 0) + c.get("fail", 0) for c in self.vectors.values()) + \
+            sum(s.cases - s.skipped_by_adapter - sum(s.errors.values()) for s in self.search.values())
+
+    def incomplete(self) -> list[str]:
+        """Why the run cannot say "conforms" whatever the answers were, in words."""
+        why = []
+        errors = self.errors
+        if errors:
+            by = Counter(o.failure for o in errors)
+            why.append(f"the implementation misbehaved on {len(errors)} question(s): "
+                       + ", ".join(f"{n} {f}" for f, n in by.most_common()))
+        if self.unfinished:
+            why.append(self.unfinished)
+        if self.skipped and not self.allow_unsupported:
+            why.append(f"the implementation declined {self.skipped} question(s) as unsupported "
+                       "(--allow-unsupported accepts that)")
+        if not self.answered and not errors and not self.unfinished:
+            why.append("the implementation answered none of the questions")
+        return why
+
+    @property
+    def outcome(self) -> str:
+        if self.incomplete():
+            return MISBEHAVED
+        return DIVERGED if self.wrong else CONFORMS
 
     @property
     def failed(self) -> bool:
-        return bool(self.problems or self.divergences)
+        return self.outcome != CONFORMS
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.outcome]
 
     def cases_per_second(self) -> float:
         cases = sum(s.cases for s in self.search.values())
@@ -291,18 +357,46 @@ def _replayed(spec: Spec, state: dict, move: dict) -> dict:
     return out
 
 
+KEPT_ANSWER = 8192      # characters of an implementation's wrong or malformed answer kept in the report
+
+
+def _kept(out: Outcome, adapter: Adapter) -> Outcome:
+    """An outcome as the report keeps it: which request it was, and the implementation's
+    answer cut short when it is long (the report holds every problem, so each stays small)."""
+    if out.status == "error" and adapter.last_request and "request" not in out.extra \
+            and out.failure not in ("not asked", "deadline"):
+        # the last request asked is the one that failed (a game stops at its first failure)
+        out.extra["request"] = adapter.last_request
+    if out.implementation is not None:
+        try:
+            text = json.dumps(out.implementation)
+        except (TypeError, ValueError, RecursionError):
+            out.implementation = {"truncated": "(an answer that cannot be shown as JSON)"}
+            return out
+        if len(text) > KEPT_ANSWER:
+            out.implementation = {"truncated": f"{text[:KEPT_ANSWER]} ... ({len(text)} characters in all)"}
+    return out
+
+
 def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
                 progress: Callable[[str], None] | None = None) -> None:
+    """Every vector asked, in file order; past the deadline the rest are counted as not asked."""
     t0 = time.perf_counter()
     for family, name in vectors.FILES.items():
         if progress:
             progress(f"vectors: {name}")
         counts = report.vectors.setdefault(family, {"pass": 0, "fail": 0, "skipped": 0, "error": 0})
         for vec in docs[name]["cases"]:
+            if adapter.expired():
+                counts["not asked"] = counts.get("not asked", 0) + 1
+                continue
             out = run_vector(spec, adapter, family, vec)
+            if out.status == "error" and out.failure == "deadline":   # cut short by the deadline, not misbehaviour
+                counts["not asked"] = counts.get("not asked", 0) + 1
+                continue
             counts[out.status] += 1
             if out.status in ("fail", "error"):
-                report.problems.append(out)
+                report.problems.append(_kept(out, adapter))
     report.seconds["vectors"] = time.perf_counter() - t0
 
 
@@ -401,7 +495,9 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
 
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
            progress: Callable[[str], None] | None = None, rounds: int = 4) -> None:
-    """The differential search: `n` random cases per question, each divergence shrunk."""
+    """The differential search: `n` random cases per question, each divergence shrunk. A
+    question the implementation stopped answering (it hung on it) is not searched further,
+    and the whole search ends at the run's deadline; what was found is kept either way."""
     try:
         import hypothesis  # noqa: F401
     except ImportError:
@@ -410,27 +506,59 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
     t0 = time.perf_counter()
     for family in families:
         stats = report.search.setdefault(family, SearchStats())
+        failure, why = adapter.unavailable(family)
+        if failure:
+            stats.stopped = f"not searched: {why.removeprefix('not sent: ')}"
+            continue
         masked: set[str] = set()
         for r in range(rounds):
             if progress:
                 progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
-            found = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats)
+            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats)
             new = [d for d in found if d.signature not in masked]
-            if not new:
-                break
             for d in new:
                 masked.add(d.signature)
                 report.divergences.append(d)
+            if stopped:
+                stats.stopped = stopped
+                break
+            if not new:
+                break
     report.seconds["search"] = time.perf_counter() - t0
 
 
-def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> list[Divergence]:
-    """One Hypothesis run of `n` cases of `family`; every divergence not in `masked`,
-    each shrunk (one exception class per signature, so Hypothesis shrinks each apart)."""
+class _Stop(BaseException):
+    """Leaves a Hypothesis run at once, neither caught nor shrunk by Hypothesis (which
+    treats Exception, SystemExit and GeneratorExit as failures): the deadline passed, or
+    the implementation stopped answering the question searched."""
+
+
+# failures not shrunk: each try could cost the time limit, or nothing was asked
+_UNSHRUNK = ("hang", "not asked", "deadline")
+
+
+def _size(out: Outcome) -> int:
+    try:
+        return len(json.dumps(out.situation, sort_keys=True, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return 1 << 30
+
+
+def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[list[Divergence], str]:
+    """One Hypothesis run of `n` cases of `family`: every divergence not in `masked`, each
+    shrunk (one exception class per signature, so Hypothesis shrinks each apart), and why
+    the run stopped early ("" when it did not).
+
+    The probe draws the same data whatever happened before (so Hypothesis can replay any
+    case), and everything found is recorded as it is met: when Hypothesis ends early (the
+    deadline, a hang, an implementation that answers the same question differently when
+    asked again), each kind is reported as the smallest case of it met so far."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings, strategies as st
+    from hypothesis.errors import HypothesisException
 
     first: dict[str, tuple[Outcome, int]] = {}
-    hung: list[Outcome] = []
+    smallest: dict[str, tuple[int, Outcome]] = {}
+    unshrunk: list[Outcome] = []
     asked = {"n": 0}
 
     @hseed(seed)
@@ -439,13 +567,18 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> list[Di
               verbosity=Verbosity.quiet, print_blob=False)
     @given(st.data())
     def probe(data):
-        if hung:
-            return
         ch = cases.DataChooser(data)
         try:
             out, kind = _case(spec, adapter, family, ch)
         except (kernel.KernelError, kernel.Undecided, neutral.NeutralError):
             return
+        failure, why = adapter.unavailable(family)
+        if failure:     # only now: stopping before the case is drawn in full would make Hypothesis cry "flaky"
+            if out.status == "error" and out.failure == "hang" and not unshrunk:
+                stats.cases += 1
+                stats.errors["hang"] += 1
+                unshrunk.append(_kept(out, adapter))
+            raise _Stop(why.removeprefix("not sent: "))
         asked["n"] += 1
         stats.cases += 1
         if out.status == "skipped":
@@ -453,34 +586,65 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> list[Di
             return
         if out.status == "pass":
             return
-        if out.status == "error" and out.failure == "hang":
-            hung.append(out)          # a hang is not shrunk: every try could cost the time limit
-            return
+        if out.status == "error":
+            stats.errors[out.failure] += 1
+            if out.failure in _UNSHRUNK:
+                if len(unshrunk) < 1 and out.failure == "hang":
+                    unshrunk.append(_kept(out, adapter))
+                return
         sig = _signature(out, kind)
         if sig in masked:
             return
+        out = _kept(out, adapter)
         first.setdefault(sig, (out, asked["n"]))
+        size = _size(out)
+        if sig not in smallest or size <= smallest[sig][0]:
+            smallest[sig] = (size, out)
         raise _found_class(sig)(out, sig)
 
     before = adapter.seconds
     t0 = time.perf_counter()
     caught: list[_Found] = []
+    stopped = ""
     with contextlib.redirect_stdout(io.StringIO()):
         try:
             probe()
+        except _Stop as e:
+            stopped = str(e)
+        except KeyboardInterrupt:
+            raise
         except BaseException as e:        # noqa: BLE001  (an ExceptionGroup of divergences, or one)
             caught = _collect(e)
-            if not caught:
-                raise
+            strange = [x for x in _leaves(e) if not isinstance(x, (_Found, HypothesisException))]
+            if strange:
+                raise strange[0]
+            if any(isinstance(x, HypothesisException) for x in _leaves(e)):
+                stats.note = (f"Hypothesis ended the search of {family} early ({type(e).__name__}): the "
+                              "implementation answered a question differently when it was asked again")
     stats.seconds += time.perf_counter() - t0
     stats.adapter_seconds += adapter.seconds - before
     out = []
-    for f in caught:
-        o, k = first.get(f.signature, (None, 0))
-        out.append(Divergence(family, f.signature, f.outcome, o, k))
-    for h in hung[:1]:
-        out.append(Divergence(family, _signature(h), h, None, asked["n"]))
-    return out
+    shrunk = {f.signature: f.outcome for f in caught}
+    for sig, (size, small) in smallest.items():
+        o, k = first.get(sig, (None, 0))
+        done = sig in shrunk
+        why = stopped or stats.note
+        out.append(Divergence(family, sig, shrunk.get(sig, small), o, k,
+                              "" if done else "the smallest case met before the search stopped"
+                              + (f" ({why})" if why else "")))
+    for h in unshrunk:
+        out.append(Divergence(family, _signature(h), h, None, asked["n"],
+                              "a hang is not shrunk: every try could cost the time limit"))
+    if not stopped and unshrunk:
+        stopped = unshrunk[0].error
+    return out, stopped
+
+
+def _leaves(e: BaseException) -> list[BaseException]:
+    inner = getattr(e, "exceptions", None)
+    if not inner:
+        return [e]
+    return [x for i in inner for x in _leaves(i)]
 
 
 def _collect(e: BaseException) -> list[_Found]:
@@ -497,8 +661,13 @@ def _collect(e: BaseException) -> list[_Found]:
 
 
 def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases: int = 200, seed: int = 0,
-            families=FAMILIES, progress: Callable[[str], None] | None = None) -> Report:
-    report = Report(spec.game, adapter.name, dict(spec.chosen))
+            families=FAMILIES, progress: Callable[[str], None] | None = None, *, deadline: float | None = None,
+            allow_unsupported: bool = False) -> Report:
+    """The vectors, then the search. `deadline`: the `time.monotonic()` by which the run
+    ends (questions not asked by then are counted, and the run is incomplete)."""
+    report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported)
+    if deadline is not None:
+        adapter.deadline = deadline if adapter.deadline is None else min(deadline, adapter.deadline)
     t0 = time.perf_counter()
     if docs is None:
         if progress:
@@ -511,9 +680,35 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     run_vectors(spec, adapter, docs, report, progress)
     if random_cases > 0:
         search(spec, adapter, random_cases, seed, report, families, progress)
-    report.requests = adapter.requests
+    _finish(report, adapter, random_cases, families)
     report.seconds["total"] = time.perf_counter() - t0
-    skipped = {f: c["skipped"] for f, c in report.vectors.items() if c.get("skipped")}
-    if skipped:
-        report.notes.append("skipped by the adapter (unsupported): " + ", ".join(f"{f} {n}" for f, n in skipped.items()))
     return report
+
+
+def _finish(report: Report, adapter: Adapter, random_cases: int, families) -> None:
+    """What the run comes to beyond the answers: the harness's account, what was not asked."""
+    report.requests = adapter.requests
+    report.harness = adapter.summary()
+    unasked = sum(c.get("not asked", 0) for c in report.vectors.values())
+    cut = [f for f, s in report.search.items() if "deadline" in s.stopped]
+    cut += [f for f in families if random_cases > 0 and f not in report.search]
+    if adapter.expired() and (unasked or cut or report.harness.get("failures", {}).get("deadline")):
+        bits = ([f"{unasked} vector(s) not asked"] if unasked else []) + \
+               ([f"the search of {', '.join(cut)} cut short"] if cut else [])
+        report.unfinished = "the run's deadline passed before every question was asked" + \
+            (f": {'; '.join(bits)}" if bits else "")
+    skipped = {f: c["skipped"] for f, c in report.vectors.items() if c.get("skipped")}
+    skipped.update({f"search {f}": s.skipped_by_adapter for f, s in report.search.items() if s.skipped_by_adapter})
+    if skipped:
+        report.notes.append("declined by the implementation (unsupported): "
+                            + ", ".join(f"{f} {n}" for f, n in skipped.items()))
+    stray = report.harness.get("stray_lines", 0)
+    if stray:
+        report.notes.append(f"the program wrote {stray} line(s) on stdout that answer no request; they were "
+                            f"skipped. The first: {', '.join(report.harness.get('stray_quoted', []))}")
+    for f, s in report.search.items():
+        if s.stopped:
+            report.notes.append(f"the search of {f}: {s.stopped}" if s.stopped.startswith("not searched")
+                                else f"the search of {f} stopped early: {s.stopped}")
+        if s.note:
+            report.notes.append(s.note)

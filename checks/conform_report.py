@@ -1,11 +1,15 @@
 """How a conformance run is shown: as text for people, as JSON for programs."""
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from typing import Any
 
+from .adapters import FAILURES
 from .conform import Outcome, Report
 
 SHOW_PROBLEMS = 12
+SHOW_ERRORS = 3         # of each kind of misbehaviour, shown in full; the rest are named
+NAME_ERRORS = 10
 
 
 def _cards(x) -> str:
@@ -118,7 +122,9 @@ def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
     for c in spec.get("clauses", [])[:6]:
         lines.append(indent + f"    {c['id']} [{c['source']}]: {c['says']}")
     if o.status == "error":
-        lines.append(indent + f"the implementation failed ({o.failure}): {o.error}")
+        said = o.error.splitlines() or [""]
+        lines.append(indent + f"the implementation failed ({o.failure}): {said[0]}")
+        lines += [indent + "  " + line for line in said[1:]]
     else:
         lines.append(indent + f"the implementation said: {_verdict(o.family, o.implementation)}")
     for d in o.differences[:8]:
@@ -134,32 +140,110 @@ def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
     return lines
 
 
+def _requested(o: Outcome) -> str:
+    return f" (request {o.extra['request']})" if o.extra.get("request") is not None else ""
+
+
+def _errors_text(report: Report) -> list[str]:
+    """The questions the implementation misbehaved on, by kind of failure: the first few of
+    each in full, the rest by name (the JSON report lists every one)."""
+    vector_errors = [o for o in report.problems if o.status == "error"]
+    search_errors = [d for d in report.divergences if d.outcome.status == "error"]
+    if not vector_errors and not search_errors:
+        return []
+    out = ["", f"MISBEHAVIOUR: {len(vector_errors) + len(search_errors)} question(s) got no answer that could be "
+           "judged"]
+    by: dict[str, list[Outcome]] = defaultdict(list)
+    for o in vector_errors:
+        by[o.failure].append(o)
+    for failure, group in by.items():
+        out.append(f"{failure} ({FAILURES.get(failure, failure)}): {len(group)} vector(s)")
+        shown = 0 if failure == "not asked" else SHOW_ERRORS      # nothing was asked: their names say it all
+        for o in group[:shown]:
+            out.append(f"- {o.id} [{o.family}]{_requested(o)}")
+            out += outcome_text(o, "    ")
+        if shown == 0 and group:
+            out.append(f"  why: {group[0].error}")
+        rest = group[shown:]
+        if rest:
+            fams = Counter(o.family for o in rest)
+            out.append(f"  {'and ' if shown else ''}{len(rest)} {'more ' if shown else ''}("
+                       + ", ".join(f"{f} {n}" for f, n in fams.items()) + "): "
+                       + "; ".join(o.id + _requested(o) for o in rest[:NAME_ERRORS])
+                       + (f"; ... ({len(rest) - NAME_ERRORS} more in --json)" if len(rest) > NAME_ERRORS else ""))
+    for i, d in enumerate(search_errors, 1):
+        out.append(f"found by the search, {i} of {len(search_errors)}: {d.signature}{_requested(d.outcome)}")
+        out += outcome_text(d.outcome)
+        out += _shrink_text(d)
+    return out
+
+
+def _shrink_text(d) -> list[str]:
+    if d.shrunk:
+        return [f"  not shrunk: {d.shrunk}"]
+    if d.first is None:
+        return []
+    first = describe(d.first.situation).splitlines()
+    cases_ = "case" if d.found_after == 1 else "cases"
+    return [f"  shrunk from (first met after {d.found_after} random {cases_}): {first[0]}"
+            + (f" ... ({len(first) - 1} more lines)" if len(first) > 1 else "")]
+
+
+def _harness_text(report: Report) -> list[str]:
+    h = report.harness or {}
+    bits = []
+    if h.get("starts", 0) > 1:
+        bits.append(f"the program was started {h['starts']} times")
+    if h.get("stray_lines"):
+        bits.append(f"{h['stray_lines']} stray stdout line(s) skipped")
+    if h.get("stderr_bytes"):
+        bits.append(f"{h['stderr_bytes']} bytes on stderr (only the end of it kept)")
+    for method, why in (h.get("not_asked") or {}).items():
+        bits.append(f"{method} not asked after a hang")
+    if h.get("broken"):
+        bits.append(h["broken"])
+    return [f"harness: {'; '.join(bits)}"] if bits else []
+
+
+def result_line(report: Report) -> str:
+    wrong = report.wrong
+    n_div = sum(1 for d in report.divergences if d.outcome.status != "error")
+    n_fail = sum(1 for o in report.problems if o.status == "fail")
+    diverged = f"{n_div} kind(s) of divergence found by the search, {n_fail} vector(s) failed"
+    if report.outcome == "conforms":
+        return "result: conforms: no divergence found"
+    if report.outcome == "diverged":
+        return f"result: diverged: {diverged}"
+    return "result: incomplete: " + "; ".join(report.incomplete()) + (f" (and it diverged: {diverged})" if wrong else "")
+
+
 def text(report: Report) -> str:
     out = [f"rulings conform {report.game}: {report.implementation}"]
     changed = {k: v for k, v in report.readings.items()}
     out.append("  readings in force: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-    total = {s: sum(c.get(s, 0) for c in report.vectors.values()) for s in ("pass", "fail", "skipped", "error")}
-    out.append(f"  vectors: {sum(total.values())} asked: {total['pass']} pass, {total['fail']} fail, "
-               f"{total['error']} error, {total['skipped']} skipped by the adapter")
+    statuses = ("pass", "fail", "error", "skipped", "not asked")
+    total = {s: sum(c.get(s, 0) for c in report.vectors.values()) for s in statuses}
+    out.append(f"  vectors: {sum(total.values())} in all: {total['pass']} pass, {total['fail']} fail, "
+               f"{total['error']} error, {total['skipped']} skipped by the adapter"
+               + (f", {total['not asked']} not asked (the deadline passed)" if total["not asked"] else ""))
     for fam, c in report.vectors.items():
         out.append(f"    {fam:9} " + ", ".join(f"{n} {s}" for s, n in c.items() if n))
-    for i, d in enumerate(report.divergences, 1):
+    divergences = [d for d in report.divergences if d.outcome.status != "error"]
+    for i, d in enumerate(divergences, 1):
         out.append("")
-        out.append(f"DIVERGENCE {i} of {len(report.divergences)}: {d.signature}")
+        out.append(f"DIVERGENCE {i} of {len(divergences)}: {d.signature}")
         out += outcome_text(d.outcome)
-        if d.first is not None:
-            first = describe(d.first.situation).splitlines()
-            cases_ = "case" if d.found_after == 1 else "cases"
-            out.append(f"  shrunk from (first met after {d.found_after} random {cases_}): {first[0]}"
-                       + (f" ... ({len(first) - 1} more lines)" if len(first) > 1 else ""))
-    if report.problems:
+        out += _shrink_text(d)
+    wrong = [o for o in report.problems if o.status == "fail"]
+    if wrong:
         out.append("")
-        shown = report.problems[:SHOW_PROBLEMS]
-        out.append(f"VECTORS THE IMPLEMENTATION GOT WRONG ({len(report.problems)}"
-                   + (f", the first {len(shown)} shown" if len(shown) < len(report.problems) else "") + ")")
+        shown = wrong[:SHOW_PROBLEMS]
+        out.append(f"VECTORS THE IMPLEMENTATION GOT WRONG ({len(wrong)}"
+                   + (f", the first {len(shown)} shown" if len(shown) < len(wrong) else "") + ")")
         for o in shown:
             out.append(f"- {o.id} [{o.family}]")
             out += outcome_text(o, "    ")
+    out += _errors_text(report)
     out.append("")
     if report.search:
         cases = sum(s.cases for s in report.search.values())
@@ -169,29 +253,38 @@ def text(report: Report) -> str:
                    f"({report.cases_per_second():.0f} cases/s; "
                    f"the implementation's answers took {impl:.1f} s of it), "
                    + ", ".join(f"{f} {s.cases}" for f, s in report.search.items()))
+    out += _harness_text(report)
     for n in report.notes:
         out.append(f"note: {n}")
     secs = report.seconds
     out.append(f"time: {secs.get('total', 0):.1f} s (" + ", ".join(
         f"{k} {v:.1f} s" for k, v in secs.items() if k != "total") + f"); {report.requests} requests")
-    n_div, n_prob = len(report.divergences), len(report.problems)
-    out.append("result: " + ("conforms: no divergence found" if not report.failed else
-                             f"{n_div} kind(s) of divergence found by the search, {n_prob} vector(s) failed"))
+    out.append(result_line(report))
     return "\n".join(out)
 
 
 def as_json(report: Report) -> dict:
+    errors = report.errors
     return {
         "game": report.game, "implementation": report.implementation, "readings": report.readings,
         "conforms": not report.failed,
+        "outcome": report.outcome,
+        "exit_code": report.exit_code,
+        "incomplete": report.incomplete(),
         "vectors": report.vectors,
         "problems": [o.to_json() for o in report.problems],
         "divergences": [d.to_json() for d in report.divergences],
+        "errors": {"count": len(errors), "by_failure": dict(Counter(o.failure for o in errors))},
+        "skipped": report.skipped,
         "search": {f: {"cases": s.cases, "seconds": round(s.seconds, 3), "implementation_seconds":
-                       round(s.adapter_seconds, 3), "skipped_by_adapter": s.skipped_by_adapter}
+                       round(s.adapter_seconds, 3), "skipped_by_adapter": s.skipped_by_adapter,
+                       **({"errors": dict(s.errors)} if s.errors else {}),
+                       **({"stopped": s.stopped} if s.stopped else {})}
                    for f, s in report.search.items()},
         "cases_per_second": round(report.cases_per_second(), 1),
         "requests": report.requests,
+        "harness": report.harness,
+        **({"unfinished": report.unfinished} if report.unfinished else {}),
         "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
         "notes": report.notes,
     }

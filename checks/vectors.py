@@ -811,28 +811,98 @@ def write(docs: dict, out: str | Path) -> Path:
     return out
 
 
+MAX_FILE = 64 << 20      # bytes: far above any vectors file `rulings vectors` writes
+
+
 def read(folder: str | Path) -> dict[str, dict]:
-    """The documents of a vectors folder, checked for format and version."""
+    """The documents of a vectors folder, checked for format and version, and against the
+    manifest: each file's case count and SHA-256 as recorded, each case with its `id`."""
     folder = Path(folder)
     if not folder.is_dir():
         raise VectorError(f"no vectors folder {str(folder)!r}")
     mf = folder / "manifest.json"
     if not mf.is_file():
         raise VectorError(f"{folder} has no manifest.json; make one with: rulings vectors GAME -o {folder}")
-    docs = {}
+    docs, raw = {}, {}
     for name in ["manifest.json", *FILES.values()]:
         p = folder / name
         if not p.is_file():
             raise VectorError(f"{folder} lacks {name}")
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
-        except ValueError as e:
-            raise VectorError(f"{p} is not JSON: {e}") from None
+            if p.stat().st_size > MAX_FILE:
+                raise VectorError(f"{p} is {p.stat().st_size} bytes, more than a vectors file can be ({MAX_FILE})")
+            data = p.read_bytes()
+            doc = json.loads(data.decode("utf-8"))
+        except OSError as e:
+            raise VectorError(f"cannot read {p}: {e.strerror or e}") from None
+        except (ValueError, RecursionError) as e:
+            raise VectorError(f"{p} is not JSON: {str(e)[:200]}") from None
+        if not isinstance(doc, dict):
+            raise VectorError(f"{p} holds a JSON {type(doc).__name__}, not an object: not a file `rulings vectors` wrote")
         if doc.get("format") != FORMAT or doc.get("version") != VERSION:
             raise VectorError(f"{p} is format {doc.get('format')!r} version {doc.get('version')!r}; "
                               f"this rulings reads {FORMAT!r} version {VERSION}")
-        docs[name] = doc
+        docs[name], raw[name] = doc, data
+    problems = manifest_problems(docs, raw)
+    if problems:
+        raise VectorError(f"the vectors in {folder} do not match their manifest (changed after `rulings vectors` "
+                          f"wrote them? write them again):\n  " + "\n  ".join(problems))
     return docs
+
+
+def manifest_problems(docs: dict[str, dict], raw: dict[str, bytes] | None = None) -> list[str]:
+    """What differs between a set of vector documents and their manifest, one line each
+    naming the file: the manifest's own shape, each file's case count and SHA-256 (of its
+    bytes, or of its content written out again), each case's `id`."""
+    m = docs["manifest.json"]
+    out = []
+    spec = m.get("spec")
+    if not isinstance(spec, dict) or not all(isinstance(spec.get(k), str) for k in ("game", "file", "sha256")):
+        out.append("manifest.json: 'spec' must be an object with the strings game, file and sha256")
+    readings = m.get("readings")
+    if not isinstance(readings, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in readings.items()):
+        out.append("manifest.json: 'readings' must be an object of clause: reading strings")
+    files = m.get("files")
+    if not isinstance(files, dict):
+        return out + ["manifest.json: 'files' (each file's case count and SHA-256) is missing or not an object"]
+    counts = m.get("counts") if isinstance(m.get("counts"), dict) else {}
+    for kind, name in FILES.items():
+        doc, entry = docs[name], files.get(name)
+        if not isinstance(entry, dict) or not isinstance(entry.get("cases"), int) \
+                or not isinstance(entry.get("sha256"), str):
+            out.append(f"manifest.json: no case count and SHA-256 recorded for {name}")
+            continue
+        cases = doc.get("cases")
+        if not isinstance(cases, list):
+            out.append(f"{name}: 'cases' is {type(cases).__name__}, not a list")
+            continue
+        if doc.get("kind") != kind:
+            out.append(f"{name}: holds {doc.get('kind')!r} vectors, not {kind!r}")
+        if len(cases) != entry["cases"]:
+            out.append(f"{name}: {len(cases)} case(s), but manifest.json records {entry['cases']}")
+        if kind in counts and counts[kind] != entry["cases"]:
+            out.append(f"manifest.json: counts {counts[kind]} {kind} vectors, but files records {entry['cases']}")
+        ids = set()
+        for i, case in enumerate(cases, 1):
+            cid = case.get("id") if isinstance(case, dict) else None
+            if not isinstance(case, dict):
+                out.append(f"{name}: case {i} is {type(case).__name__}, not an object")
+            elif not isinstance(cid, str) or not cid:
+                out.append(f"{name}: case {i} has no 'id'")
+            elif cid in ids:
+                out.append(f"{name}: case {i} repeats the id {cid!r}")
+            else:
+                ids.add(cid)
+            if sum(1 for line in out if line.startswith(f"{name}: case")) >= 5:
+                out.append(f"{name}: ... (further cases not checked)")
+                break
+        recorded = entry["sha256"].removeprefix("sha256:")
+        got = hashlib.sha256(raw[name]).hexdigest() if raw and name in raw else None
+        if got != recorded:
+            again = hashlib.sha256(dump(doc).encode()).hexdigest()
+            if again != recorded:
+                out.append(f"{name}: SHA-256 {(got or again)[:16]}..., but manifest.json records {recorded[:16]}...")
+    return out
 
 
 def spec_of(docs: dict) -> Spec:

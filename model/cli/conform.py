@@ -73,31 +73,57 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
         click.echo(f"  no witness for {n['finding']}: {n.get('why_none', '')}")
 
 
+EXIT_MISBEHAVED = 4          # the implementation misbehaved, or left questions unanswered (conform.EXIT_CODES)
+DEFAULT_DEADLINE = 600.0
+
+
 @click.command()
 @click.argument("game")
 @click.option("--adapter", default=None, metavar="MODULE:FACTORY",
-              help="A Python implementation: package.module:factory or path/to/file.py:factory.")
+              help="A Python implementation: package.module:factory or path/to/file.py:factory (run in a child "
+                   "process, bounded like --cmd).")
 @click.option("--cmd", default=None, metavar="COMMAND",
               help='A program speaking JSON lines on stdin/stdout, e.g. "node mytick.js".')
 @click.option("--vectors", "folder", default=None, type=click.Path(file_okay=False),
-              help="Vectors written by `rulings vectors` (default: generated now).")
+              help="Vectors written by `rulings vectors` (default: generated now); checked against their "
+                   "manifest first.")
 @click.option("--random", "random_cases", type=click.IntRange(0, None), default=200, show_default=True,
               help="Random cases per question (meld, best_lay, move, score) in the differential search; 0 skips it.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the differential search.")
 @click.option("--timeout", type=click.FloatRange(0.1, None), default=10.0, show_default=True,
-              help="Seconds a --cmd program may take to answer one request.")
+              help="Seconds the implementation may take to answer one request (starting it: at least 5). "
+                   "After a hang, later requests of the same method are not sent.")
+@click.option("--deadline", type=click.FloatRange(1, None), default=DEFAULT_DEADLINE, show_default=True,
+              help="Seconds the whole run may take, vector generation included; questions not asked by then are "
+                   "counted and the run exits 4.")
+@click.option("--allow-unsupported", is_flag=True,
+              help="Accept questions the implementation declines as unsupported (counted, but the run can "
+                   "still conform); without it they make the run exit 4.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, as_json):
+def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings, as_json):
     """Test another implementation of a game against the spec.
 
     Runs the conformance vectors, then a differential search (Hypothesis): random hands,
     states and moves asked of both the spec's kernel and the implementation; each kind
     of divergence is shrunk to its smallest form and reported with the situation, what
     the spec says (clauses and rulebook lines) and what the implementation said.
-    docs/conformance.md describes the adapter protocol. Exit 0 when no divergence is
-    found, 1 when some is, 2 on bad input (an adapter that cannot be imported, a command
-    that cannot be run, unreadable vectors).
+    docs/conformance.md describes the adapter protocol.
+
+    Whatever the implementation does, the run ends with a report by its deadline: a hang,
+    a crash, a flood of output, malformed or oversized answers are reported against the
+    requests they affected, and every other result is kept.
+
+    \b
+    Exit codes:
+      0  conforms: every question answered, as the spec answers it
+      1  diverged: some answer differs from the spec's (and nothing below happened)
+      2  bad input: an adapter that cannot be imported or has no method, a command
+         that cannot be run or does not answer hello, vectors that do not match
+         their manifest
+      4  misbehaved: the implementation hung, crashed, flooded, answered malformed
+         or oversized lines, raised or exited, on some request; or it declined
+         questions (without --allow-unsupported), or the deadline passed first
 
     \b
     Examples:
@@ -109,6 +135,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, a
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
 
+    ends = time.monotonic() + deadline
     if bool(adapter) == bool(cmd):
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
@@ -125,24 +152,28 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, a
             if dict(asked) != m["readings"]:
                 _fail(f"the vectors in {folder} were made under other readings; make them again with "
                       f"`rulings vectors {game} --reading ...` or leave out --reading")
-        spec = vec.spec_of(docs)
+        try:
+            spec = vec.spec_of(docs)
+        except Exception as e:   # noqa: BLE001  (the manifest names a spec or readings that do not load)
+            _fail(f"the vectors in {folder} name a spec that cannot be loaded: {e}")
     else:
         spec = _load(game, readings)
     _playable(spec)
     try:
-        impl = adapters.load(adapter, cmd, timeout=timeout, game=spec.game)
+        impl = adapters.load(adapter, cmd, timeout=timeout, game=spec.game, deadline=ends)
         impl.start()
     except adapters.AdapterError as e:
         _fail(str(e))
     try:
+        kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
         if as_json or not sys.stderr.isatty():
-            report = run.conform(spec, impl, docs, random_cases, seed)
+            report = run.conform(spec, impl, docs, random_cases, seed, **kw)
         else:
             from rich.console import Console
 
             with Console(stderr=True).status("conform") as status:
                 report = run.conform(spec, impl, docs, random_cases, seed,
-                                     progress=lambda m: status.update(f"conform: {m}"))
+                                     progress=lambda m: status.update(f"conform: {m}"), **kw)
     finally:
         impl.close()
     if docs is not None and docs["manifest.json"]["spec"]["sha256"] != vec.spec_digest(spec):
@@ -152,4 +183,4 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, readings, a
         click.echo(json.dumps(conform_report.as_json(report), indent=2))
     else:
         click.echo(conform_report.text(report))
-    sys.exit(1 if report.failed else 0)
+    sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 4 misbehaved (run.EXIT_CODES)
