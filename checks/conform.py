@@ -84,7 +84,7 @@ class SearchStats:
 
 # what a run comes to, and the exit code `rulings conform` gives it
 CONFORMS, DIVERGED, MISBEHAVED = "conforms", "diverged", "misbehaved"
-EXIT_CODES = {CONFORMS: 0, DIVERGED: 1, MISBEHAVED: 4}
+EXIT_CODES = {CONFORMS: 0, DIVERGED: 1, MISBEHAVED: 5}
 
 
 @dataclass

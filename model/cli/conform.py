@@ -73,7 +73,7 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
         click.echo(f"  no witness for {n['finding']}: {n.get('why_none', '')}")
 
 
-EXIT_MISBEHAVED = 4          # the implementation misbehaved, or left questions unanswered (conform.EXIT_CODES)
+EXIT_MISBEHAVED = 5          # the implementation misbehaved, or left questions unanswered (conform.EXIT_CODES)
 DEFAULT_DEADLINE = 600.0
 
 
@@ -95,10 +95,10 @@ DEFAULT_DEADLINE = 600.0
                    "After a hang, later requests of the same method are not sent.")
 @click.option("--deadline", type=click.FloatRange(1, None), default=DEFAULT_DEADLINE, show_default=True,
               help="Seconds the whole run may take, vector generation included; questions not asked by then are "
-                   "counted and the run exits 4.")
+                   "counted and the run exits 5.")
 @click.option("--allow-unsupported", is_flag=True,
               help="Accept questions the implementation declines as unsupported (counted, but the run can "
-                   "still conform); without it they make the run exit 4.")
+                   "still conform); without it they make the run exit 5.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings, as_json):
@@ -121,7 +121,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
       2  bad input: an adapter that cannot be imported or has no method, a command
          that cannot be run or does not answer hello, vectors that do not match
          their manifest
-      4  misbehaved: the implementation hung, crashed, flooded, answered malformed
+      5  misbehaved: the implementation hung, crashed, flooded, answered malformed
          or oversized lines, raised or exited, on some request; or it declined
          questions (without --allow-unsupported), or the deadline passed first
 
@@ -183,4 +183,4 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
         click.echo(json.dumps(conform_report.as_json(report), indent=2))
     else:
         click.echo(conform_report.text(report))
-    sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 4 misbehaved (run.EXIT_CODES)
+    sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 5 misbehaved (run.EXIT_CODES)

@@ -1,6 +1,6 @@
 """`rulings conform` against implementations that misbehave: every run ends in a report,
 within its deadline and in bounded memory, with the affected requests listed as errors,
-every other result kept, and exit 4 ("the implementation misbehaved"), not 1 ("it diverged").
+every other result kept, and exit 5 ("the implementation misbehaved"), not 1 ("it diverged").
 
 Each hostile program is a small Python script written into tmp_path: it answers as the
 Python example with no error planted (so every answer it does give is right) and
@@ -25,7 +25,7 @@ from rulings.checks.adapters import CommandAdapter
 from rulings.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-MISBEHAVED = 4
+MISBEHAVED = 5
 TIMEOUT = "0.5"
 
 FAITHFUL = """
