@@ -1,4 +1,5 @@
-"""The translation check finds where Tick's English and French state different facts.
+"""The translation check finds where Tick's English and French state different facts,
+which lines have no counterpart, and which words of the text the scan damaged (typos).
 
 These tests read the rulebook texts from the folder RULINGS_RULEBOOKS names (CI sets it);
 they fail, rather than skip, when it is missing. Nothing here quotes the rulebooks beyond
@@ -17,6 +18,7 @@ import pytest
 import yaml
 
 from rulings.checks.translation import describe, facts_of, normalise, translation_findings
+from rulings.checks.translation_lexicon import lexicon_for
 from rulings.spec import RULEBOOKS_ENV, load, spec_path
 from rulings.specfile import Loader
 
@@ -49,14 +51,31 @@ def tick_spec():
     return load("tick")
 
 
+def differences(findings):
+    """The translation findings, without the typos reported beside them."""
+    return [f for f in findings if f.kind == "translation"]
+
+
+def typos(findings):
+    return [f for f in findings if f.kind == "typo"]
+
+
 @pytest.fixture(scope="module")
-def found(tick_spec, books):
+def everything(tick_spec, books):
     return translation_findings(tick_spec, books)
 
 
+@pytest.fixture(scope="module")
+def found(everything):
+    """The differences between the languages, and the note."""
+    return differences(everything[0]), everything[1]
+
+
 def listing(findings, clause: str, kind: str | None = None):
-    """The findings naming this clause (of this kind of fact: numbers, terms, negation, condition)."""
-    return [f for f in findings if clause in f.clauses and (kind is None or f.id.endswith(f":{kind}"))]
+    """The translation findings naming this clause (of this kind of fact: numbers, terms,
+    negation, condition)."""
+    return [f for f in differences(findings)
+            if clause in f.clauses and (kind is None or f.id.endswith(f":{kind}"))]
 
 
 def only(findings, clause: str, kind: str | None = None):
@@ -270,10 +289,10 @@ def test_without_the_texts_no_findings_and_a_note(tick_spec, monkeypatch, tmp_pa
     assert findings == [] and BOOK in note and "needs" in note
 
 
-def test_the_folder_comes_from_the_environment(tick_spec, books, found, monkeypatch):
+def test_the_folder_comes_from_the_environment(tick_spec, books, everything, monkeypatch):
     monkeypatch.setenv(RULEBOOKS_ENV, str(books))
     findings, _ = translation_findings(tick_spec)
-    assert [f.id for f in findings] == [f.id for f in found[0]]
+    assert [f.id for f in findings] == [f.id for f in everything[0]]
 
 
 def test_a_game_in_one_language_has_nothing_to_compare(books):
@@ -291,14 +310,16 @@ def test_ocr_damage_in_french_is_undone():
     assert normalise("If it is a meId", "en") == "If it is a meld"
 
 
-def keys(text: str, lang: str):
-    return [(f.kind, f.key) for f in facts_of(text, lang)]
+def keys(text: str, lang: str, lex=None):
+    return [(f.kind, f.key) for f in facts_of(text, lang, lex=lex)]
 
 
-def test_quantities_carry_what_they_count():
+def test_quantities_carry_what_they_count(tick_spec):
     assert ("number", (3, "face-down card")) in keys("take three face down cards", "en")
     assert ("number", (3, "face-down card")) in keys("prendre trois cartes cachées", "fr")
-    assert ("number", (12, "chip")) in keys("give 12 tick chips", "en")
+    # what the game's own counters are, the game's language data says (spec/language/tick.yaml)
+    assert ("number", (12, "")) in keys("give 12 tick chips", "en")
+    assert ("number", (12, "chip")) in keys("give 12 tick chips", "en", lexicon_for(tick_spec))
     assert ("number", (4, "like card")) in keys("il faut un carré", "fr")
     assert ("number", (7, "level #")) in keys("au niveau 7", "fr")
     assert ("number", ((2, 6), "")) in keys("entre 2 et 6", "fr")
