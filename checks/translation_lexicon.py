@@ -157,9 +157,9 @@ def _flat(value, path: str = ""):
         yield path, value
 
 
-def read_data(path: Path) -> dict:
+def read_data(path: Path, text: str | None = None) -> dict:
     """A language file, refused when YAML turned a word into something else (no, on)."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8") if text is None else text) or {}
     bad = [where for where, v in _flat(data) if isinstance(v, bool) or v is None]
     if bad:
         raise ValueError(f"{path}: a word read as true, false or nothing under {', '.join(bad)}: quote it")
@@ -182,14 +182,16 @@ def game_path(spec) -> Path | None:
 
 
 @lru_cache(maxsize=16)
-def _load(paths: tuple[str, ...]) -> Lexicon:
+def _load(files: tuple[tuple[str, str], ...]) -> Lexicon:
+    """The lexicon of these files ((path, text) pairs: a file edited is read anew)."""
+    paths = tuple(p for p, _ in files)
     data: dict = {}
     added: set[str] = set()
     variants: list[ScanRule] = []
     damage: list[ScanRule] = []
     words: dict[str, dict[str, dict[str, str]]] = {}
     for i, p in enumerate(paths):
-        d = read_data(Path(p))
+        d = read_data(Path(p), files[i][1])
         if i:
             added |= _words_of(d)
         scan = d.pop("scan", None) or {}
@@ -216,7 +218,8 @@ def _load(paths: tuple[str, ...]) -> Lexicon:
 
 def load_lexicon(*paths: Path | str) -> Lexicon:
     """The plain vocabulary, extended by these files in order."""
-    return _load((str(plain_path()),) + tuple(str(Path(p)) for p in paths))
+    files = (plain_path(),) + tuple(Path(p) for p in paths)
+    return _load(tuple((str(p), p.read_text(encoding="utf-8")) for p in files))
 
 
 def plain() -> Lexicon:

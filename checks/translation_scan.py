@@ -54,10 +54,16 @@ def normalise(text: str, lang: str, lex: Lexicon | None = None, book: str | None
     return _damaged(_variants(text, lang, lex), lang, lex, book)
 
 
-def _reasons(window: str, printed: str, lang: str, lex: Lexicon, book: str | None) -> tuple[list[str], list[str]]:
+def _reasons(before: str, start: int, end: int, printed: str, lang: str, lex: Lexicon,
+             book: str | None) -> tuple[list[str], list[str]]:
+    """Which rules change the word at before[start:end] (matched with two characters of
+    context either side), and which files state them."""
+    lo = max(0, start - 2)
+    window = before[lo:end + 2]
     why, source = [], []
     for rule in lex.damage:
-        if rule.applies(lang) and rule.find.sub(rule.read, window) != window:
+        if rule.applies(lang) and any(m.start() < end - lo and m.end() > start - lo and m.start() != m.end()
+                                      for m in rule.find.finditer(window)):
             why.append(rule.why or "scanning damage")
             source.append(rule.source)
     listed = lex.words.get(book or "", {}).get(lang, {})
@@ -65,6 +71,30 @@ def _reasons(window: str, printed: str, lang: str, lex: Lexicon, book: str | Non
         why.append(f"a damaged or misspelt word listed for {book}")
         source.append(lex.sources[-1])
     return list(dict.fromkeys(why)), list(dict.fromkeys(source))
+
+
+def _squash(words: list[str]) -> str:
+    return "".join(words).replace("-", "").lower()
+
+
+def _pairs(a: list[str], b: list[str], i1: int, i2: int, j1: int, j2: int) -> list[tuple[int, int, int, int]]:
+    """A block of changed words cut into single corrections: word for word, except where
+    words were joined (a broken hyphenation) or split (two words run together), which is
+    where the letters of some words on one side are those of fewer or more on the other."""
+    out, i, j = [], i1, j1
+    while i < i2 and j < j2:
+        if i2 - i == j2 - j:
+            out += [(k, k + 1, m, m + 1) for k, m in zip(range(i, i2), range(j, j2))]
+            return out
+        sizes = sorted(((p, q) for p in range(1, min(3, i2 - i) + 1) for q in range(1, min(3, j2 - j) + 1)
+                        if p != q and _squash(a[i:i + p]) == _squash(b[j:j + q])), key=sum)
+        p, q = sizes[0] if sizes else (1, 1)
+        out.append((i, i + p, j, j + q))
+        i, j = i + p, j + q
+    if out and (i < i2 or j < j2):                  # what is left joins the last correction
+        k1, _, m1, _ = out.pop()
+        out.append((k1, i2, m1, j2))
+    return out
 
 
 def scan_line(text: str, lang: str, lex: Lexicon, line: int = 0,
@@ -77,20 +107,17 @@ def scan_line(text: str, lang: str, lex: Lexicon, line: int = 0,
     a, b = list(_WORD.finditer(before)), list(_WORD.finditer(after))
     out: list[Correction] = []
     matcher = difflib.SequenceMatcher(None, [m.group() for m in a], [m.group() for m in b], autojunk=False)
+    aw, bw = [m.group() for m in a], [m.group() for m in b]
     changed = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal" or i1 == i2 or j1 == j2:
-            continue
-        if i2 - i1 == j2 - j1:          # word for word: each word its own correction
-            changed += [(i, i + 1, j, j + 1) for i, j in zip(range(i1, i2), range(j1, j2))]
-        else:                           # words joined or split
-            changed.append((i1, i2, j1, j2))
+        if op != "equal" and i1 < i2 and j1 < j2:
+            changed += _pairs(aw, bw, i1, i2, j1, j2)
     for i1, i2, j1, j2 in changed:
         start, end = a[i1].start(), a[i2 - 1].end()
         printed = before[start:end].strip(_EDGES)
         likely = after[b[j1].start():b[j2 - 1].end()].strip(_EDGES)
         if not printed or printed == likely:
             continue
-        why, source = _reasons(before[max(0, start - 2):end + 2], printed, lang, lex, book)
+        why, source = _reasons(before, start, end, printed, lang, lex, book)
         out.append(Correction(line, lang, printed, likely, tuple(why) or ("scanning damage",), tuple(source)))
     return after, out
