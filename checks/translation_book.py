@@ -115,7 +115,7 @@ class Book:
                 return max((k for start, k in offsets if start <= pos), default=para[0])
 
             for m in re.finditer(r"\S.*?(?:[.!?](?=\s)|$)", text.rstrip(), re.S):
-                s, base = m.group(), m.start()
+                s, base = m[0], m.start()
                 facts = facts_of(s, lang, lambda p, base=base: line_at(base + p), self.lex)
                 first, last = line_at(base), line_at(base + len(s) - 1)
                 out.append(Sentence(lang, s, tuple(range(first, last + 1)), facts,

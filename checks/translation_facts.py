@@ -38,7 +38,7 @@ def tokens(text: str, lang: str, lex: Lexicon | None = None) -> list[Tok]:
     clitics = L.table("negative clitic")
     out: list[Tok] = []
     for m in re.finditer(r"\d+|[^\W\d_]+'?|[#°%]|[-–—]|[.,;:!?()\"“”=+]", text):
-        raw, w = m.group(), fold(m.group())
+        raw, w = m[0], fold(m[0])
         if w.endswith("'"):                   # an elision (n', qu'), or a possessive
             w = elisions.get(w[:-1], w[:-1]) if elision else w[:-1]
         if not elision and w == "s" and out and out[-1].raw.endswith("'"):

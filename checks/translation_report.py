@@ -138,10 +138,10 @@ def typo_findings(book: str, corrections: list[Correction], clauses_citing) -> l
     for c in corrections:
         groups.setdefault((c.lang, c.printed, c.likely), []).append(c)
     out = []
-    for (lang, printed, likely), group in groups.items():
-        lines = sorted({c.line for c in group})
-        why = list(dict.fromkeys(w for c in group for w in c.why))
-        source = list(dict.fromkeys(s for c in group for s in c.source))
+    for (lang, printed, likely), same in groups.items():
+        lines = sorted({c.line for c in same})
+        why = list(dict.fromkeys(w for c in same for w in c.why))
+        source = list(dict.fromkeys(s for c in same for s in c.source))
         where = cite(book, lines)
         clauses = clauses_citing(lines)
         out.append(Finding(

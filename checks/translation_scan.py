@@ -106,8 +106,8 @@ def scan_line(text: str, lang: str, lex: Lexicon, line: int = 0,
         return after, []
     a, b = list(_WORD.finditer(before)), list(_WORD.finditer(after))
     out: list[Correction] = []
-    matcher = difflib.SequenceMatcher(None, [m.group() for m in a], [m.group() for m in b], autojunk=False)
-    aw, bw = [m.group() for m in a], [m.group() for m in b]
+    aw, bw = [m[0] for m in a], [m[0] for m in b]
+    matcher = difflib.SequenceMatcher(None, aw, bw, autojunk=False)
     changed = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "equal" and i1 < i2 and j1 < j2:
