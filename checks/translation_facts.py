@@ -202,6 +202,14 @@ def _negations(toks: list[Tok], text: str, line_of, L: Language) -> tuple[list[F
     def add(i: int, j: int, what: str = "negation") -> None:
         out.append(Fact("negation", (what,), _quote(toks, i, j, text), line_of(toks[i].pos)))
 
+    def negation_to(i: int, j: int) -> None:
+        """The negation words[i:j]; with a negative-prefixed word right after it, a double one."""
+        if j < n and words[j] in prefixed:
+            used.add(j)
+            add(i, j + 1, "double negative")
+        else:
+            add(i, j)
+
     particle = neg.get("particle")
     if not particle:
         for i, w in enumerate(words):
@@ -210,11 +218,7 @@ def _negations(toks: list[Tok], text: str, line_of, L: Language) -> tuple[list[F
             if w in comparative and words[i + 1:i + 2] == [more] and than in words[i + 2:i + 7]:
                 continue                               # "no more X than Y": at most
             if w in free:
-                if i + 1 < n and words[i + 1] in prefixed:
-                    used.add(i + 1)
-                    add(i, i + 2, "double negative")
-                else:
-                    add(i, i + 1)
+                negation_to(i, i + 1)
             elif w in prefixed:
                 add(i, i + 1)
         return out, marks
@@ -249,11 +253,8 @@ def _negations(toks: list[Tok], text: str, line_of, L: Language) -> tuple[list[F
                 marks.append(("at-most", i))
             elif i in until_ne:
                 marks.append(("until", until_ne[i]))
-            elif found + 1 < n and words[found + 1] in prefixed:
-                used.add(found + 1)
-                add(i, found + 2, "double negative")
             else:
-                add(i, found + 1)
+                negation_to(i, found + 1)
         elif w in free:
             if w == plain_not and words[i + 1:i + 2] == [more]:
                 marks.append(("at-most", i))
