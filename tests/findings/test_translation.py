@@ -1,4 +1,5 @@
-"""The translation check finds where Tick's English and French state different facts.
+"""The translation check finds where Tick's English and French state different facts,
+which lines have no counterpart, and which words of the text the scan damaged (typos).
 
 These tests read the rulebook texts from the folder RULINGS_RULEBOOKS names (CI sets it);
 they fail, rather than skip, when it is missing. Nothing here quotes the rulebooks beyond
@@ -17,6 +18,7 @@ import pytest
 import yaml
 
 from rulings.checks.translation import describe, facts_of, normalise, translation_findings
+from rulings.checks.translation_lexicon import lexicon_for
 from rulings.spec import RULEBOOKS_ENV, load, spec_path
 from rulings.specfile import Loader
 
@@ -49,14 +51,31 @@ def tick_spec():
     return load("tick")
 
 
+def differences(findings):
+    """The translation findings, without the typos reported beside them."""
+    return [f for f in findings if f.kind == "translation"]
+
+
+def typos(findings):
+    return [f for f in findings if f.kind == "typo"]
+
+
 @pytest.fixture(scope="module")
-def found(tick_spec, books):
+def everything(tick_spec, books):
     return translation_findings(tick_spec, books)
 
 
+@pytest.fixture(scope="module")
+def found(everything):
+    """The differences between the languages, and the note."""
+    return differences(everything[0]), everything[1]
+
+
 def listing(findings, clause: str, kind: str | None = None):
-    """The findings naming this clause (of this kind of fact: numbers, terms, negation, condition)."""
-    return [f for f in findings if clause in f.clauses and (kind is None or f.id.endswith(f":{kind}"))]
+    """The translation findings naming this clause (of this kind of fact: numbers, terms,
+    negation, condition)."""
+    return [f for f in differences(findings)
+            if clause in f.clauses and (kind is None or f.id.endswith(f":{kind}"))]
 
 
 def only(findings, clause: str, kind: str | None = None):
@@ -270,10 +289,10 @@ def test_without_the_texts_no_findings_and_a_note(tick_spec, monkeypatch, tmp_pa
     assert findings == [] and BOOK in note and "needs" in note
 
 
-def test_the_folder_comes_from_the_environment(tick_spec, books, found, monkeypatch):
+def test_the_folder_comes_from_the_environment(tick_spec, books, everything, monkeypatch):
     monkeypatch.setenv(RULEBOOKS_ENV, str(books))
     findings, _ = translation_findings(tick_spec)
-    assert [f.id for f in findings] == [f.id for f in found[0]]
+    assert [f.id for f in findings] == [f.id for f in everything[0]]
 
 
 def test_a_game_in_one_language_has_nothing_to_compare(books):
@@ -291,14 +310,16 @@ def test_ocr_damage_in_french_is_undone():
     assert normalise("If it is a meId", "en") == "If it is a meld"
 
 
-def keys(text: str, lang: str):
-    return [(f.kind, f.key) for f in facts_of(text, lang)]
+def keys(text: str, lang: str, lex=None):
+    return [(f.kind, f.key) for f in facts_of(text, lang, lex=lex)]
 
 
-def test_quantities_carry_what_they_count():
+def test_quantities_carry_what_they_count(tick_spec):
     assert ("number", (3, "face-down card")) in keys("take three face down cards", "en")
     assert ("number", (3, "face-down card")) in keys("prendre trois cartes cachées", "fr")
-    assert ("number", (12, "chip")) in keys("give 12 tick chips", "en")
+    # what the game's own counters are, the game's language data says (spec/language/tick.yaml)
+    assert ("number", (12, "")) in keys("give 12 tick chips", "en")
+    assert ("number", (12, "chip")) in keys("give 12 tick chips", "en", lexicon_for(tick_spec))
     assert ("number", (4, "like card")) in keys("il faut un carré", "fr")
     assert ("number", (7, "level #")) in keys("au niveau 7", "fr")
     assert ("number", ((2, 6), "")) in keys("entre 2 et 6", "fr")
@@ -317,3 +338,105 @@ def test_negations_conditions_and_restrictions():
     assert ("condition", ("until",)) in keys("nobody moves until all have drawn", "en")
     assert ("term", ("alone",)) in keys("laid by themselves", "en")
     assert describe(facts_of("laid by themselves", "en")[0]).startswith("by themselves")
+
+
+# ---------------------------------------------------------------------------------------
+# damaged and misspelt words are reported, never silently fixed
+
+
+def test_a_misspelling_is_reported_with_its_line(everything):
+    """French line 82 has a misspelt plural of the game's counter (the English says a
+    tick or two): the comparison reads the listed correction, and the typo is reported."""
+    hits = [f for f in typos(everything[0]) if f.witness["word"] == "ties"]
+    assert len(hits) == 1
+    f = hits[0]
+    assert f.kind == "typo" and f.sources == [f"{BOOK}:82"] and f.witness["lines"] == f"{BOOK}:82"
+    assert f.witness["likely"] == "tics" and f.witness["language"] == "fr"
+    assert "'ties'" in f.verdict and "'tics'" in f.verdict and "tick.yaml" in f.resolution
+
+
+def test_scan_damage_is_reported_where_it_is(everything, tick_spec):
+    found = {f.witness["word"]: f for f in typos(everything[0])}
+    # a word broken by hyphenation, in English and in French
+    assert found["Bo- nus"].sources == [f"{BOOK}:34"] and found["Bo- nus"].witness["likely"] == "Bonus"
+    assert found["na- turelles"].witness["likely"] == "naturelles"
+    # a capital I read for an l: one finding for the word, every line it is on
+    assert found["Ie"].witness["likely"] == "Le" and f"{BOOK}:50" in found["Ie"].sources
+    # the clauses citing those lines are named
+    citing = sorted(cid for cid, c in tick_spec.clauses.items() if f"{BOOK}:34" in " ".join(c.source)
+                    or any(s == f"{BOOK}:32-34" for s in c.source))
+    assert set(found["Bo- nus"].clauses) >= set(citing) and found["Bo- nus"].clauses
+    for f in typos(everything[0]):
+        assert f.id.startswith(f"typo:{BOOK}:") and f.resolved and f.witness["word"] != f.witness["likely"]
+        assert re.fullmatch(rf"{BOOK}:\d+(-\d+)?", f.sources[0])
+    assert len({f.id for f in typos(everything[0])}) == len(typos(everything[0]))
+
+
+def test_damage_in_a_changed_line_is_reported_and_still_compared(tmp_path, books, tick_spec):
+    folder = mutated(books, tmp_path, "DIX jetons", "DIX je- tons")
+    findings, _ = translation_findings(tick_spec, folder)
+    hits = [f for f in typos(findings) if f.witness["word"] == "je- tons"]
+    assert len(hits) == 1 and hits[0].sources == [f"{BOOK}:52"] and hits[0].witness["likely"] == "jetons"
+    assert "chips" in hits[0].clauses
+    assert listing(findings, "chips") == []        # the comparison read the corrected word
+
+
+# ---------------------------------------------------------------------------------------
+# text in one language only
+
+
+def test_a_name_said_in_one_language_only_is_found(tmp_path, books, tick_spec, found):
+    """The paid draw's name (a game term, from spec/language/tick.yaml) is said in both
+    languages; with the French name gone, the English one has no counterpart."""
+    assert [f for f in found[0] if f.id.endswith(":terms") and "paid draw" in f.verdict] == []
+    folder = mutated(books, tmp_path, "Prendre un TICK", "Piocher")
+    findings, _ = translation_findings(tick_spec, folder)
+    f = only(findings, "draw", "terms")
+    assert f.witness["en"]["lines"] == f"{BOOK}:35" and f.witness["fr"]["lines"] == f"{BOOK}:62"
+    assert "a name with no French counterpart" in f.verdict and facts(f, "fr") == []
+    assert any("paid draw" in x for x in facts(f, "en"))
+
+
+def test_lines_in_one_language_only_are_found(tmp_path, books, tick_spec, found):
+    """English 26 (no clause cites it) is translated at French 51; with the French line
+    empty, the English line has no counterpart between the clause citations around it."""
+    assert not [f for f in found[0] if "absent" in f.id]
+    text = (books / BOOK).read_text(encoding="utf-8").split("\n")
+    text[50] = ""
+    folder = tmp_path / "books"
+    folder.mkdir()
+    (folder / BOOK).write_text("\n".join(text), encoding="utf-8")
+    findings, note = translation_findings(tick_spec, folder)
+    hits = [f for f in differences(findings) if "absent" in f.id]
+    assert len(hits) == 1
+    f = hits[0]
+    assert f.id == "translation:chips:absent-en-26" and f.sources == [f"{BOOK}:26"]
+    assert "no French counterpart" in f.verdict and not f.resolved
+    assert set(f.clauses) == {"chips", "game-end"}      # the clauses citing the lines around it
+    assert "no counterpart" in note
+
+
+# ---------------------------------------------------------------------------------------
+# the lexicon is data
+
+
+def test_the_lexicon_extends_from_data(tmp_path, books, tick_spec):
+    """A term added to the game's language file (beside a copy of the spec) is read and
+    compared, with no change to the code: a phrase of French line 52 the added pattern
+    does not cover makes the English one a difference; covering it removes it."""
+    spec_dir = tmp_path / "spec"
+    (spec_dir / "language").mkdir(parents=True)
+    (spec_dir / "tick.yaml").write_text(spec_path("tick").read_text(encoding="utf-8"), encoding="utf-8")
+    own = yaml.safe_load((spec_path("tick").parent / "language" / "tick.yaml").read_text(encoding="utf-8"))
+
+    def with_term(fr: str):
+        data = dict(own)
+        data["terms"] = {**own["terms"], "whole-game": {"label": "for the whole game", "kind": "a scope",
+                                                        "en": r"\bentire game\b", "fr": fr}}
+        (spec_dir / "language" / "tick.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        return translation_findings(load(spec_dir / "tick.yaml"), books)[0]
+
+    f = only(with_term(r"\bnowhere said\b"), "chips", "terms")
+    assert f.witness["en"]["lines"] == f"{BOOK}:27" and "a scope with no French counterpart" in f.verdict
+    assert any("for the whole game" in x for x in facts(f, "en"))
+    assert listing(with_term(r"\bduree du jeu\b"), "chips") == []
