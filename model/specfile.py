@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -110,6 +111,14 @@ class Loader(yaml.SafeLoader):
         node = super().compose_document()
         check_bounds(node)
         return node
+
+    def compose_scalar_node(self, anchor):
+        event = self.peek_event()
+        if event.tag == "!" and event.value == "" and event.implicit[0]:
+            # an empty value tagged '!' (non-specific) is text, as libyaml and the YAML spec
+            # read it; the pure-Python parser alone would make it null
+            event.implicit = (False, False)
+        return super().compose_scalar_node(anchor)
 
 
 Loader.yaml_implicit_resolvers = {
@@ -244,9 +253,16 @@ def _mark(node_or_mark) -> tuple[int, int]:
     return m.line + 1, m.column + 1
 
 
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError], loader,
            lines: list[str] | None = None) -> Any:
     pos.at[path] = _mark(node)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        errors.append(SpecError(pos.file, *_mark(node), f"YAML: the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} "
+                                                        "is not allowed in a spec; write plain lists and mappings"))
+        return None
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
@@ -285,7 +301,12 @@ def _construct(node: yaml.Node, loader, pos: Positions, errors: list[SpecError])
         problem = (exc.problem or "cannot read this value").replace("tag:yaml.org,2002:", "!!")
         errors.append(SpecError(pos.file, *_mark(node), f"YAML: {problem}"))
     except (ValueError, TypeError) as exc:
-        errors.append(SpecError(pos.file, *_mark(node), f"YAML: cannot read this value ({exc})"))
+        if "integer string conversion" in str(exc):   # Python's bound on the digits of an int
+            digits = len(str(node.value).strip("+-"))
+            errors.append(SpecError(pos.file, *_mark(node), f"a number of {digits} digits is too long to read "
+                                                            f"(at most {sys.get_int_max_str_digits()})"))
+        else:
+            errors.append(SpecError(pos.file, *_mark(node), f"YAML: cannot read this value ({exc})"))
     return None
 
 
@@ -317,6 +338,9 @@ def _yaml_syntax(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
         return SpecError(file, *_mark(opened),
                          f"YAML syntax: this '{bracket}' is never closed with '{closer}' "
                          f"(at line {line}, column {col}: {problem})")
+    if context == "expected a single document in the stream":
+        return SpecError(file, line, col, "a spec is one YAML document, but another one starts here (after '---'); "
+                                          "merge them or remove the '---' line")
     if opened is not None and context == "while scanning a quoted scalar":
         return SpecError(file, *_mark(opened),
                          f"YAML syntax: this quoted text is never closed (at line {line}, column {col}: {problem})")
