@@ -345,7 +345,7 @@ def readme_commands() -> list[list[str]]:
         return []
     out = []
     for line in readme.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"^rulings (.+?)(\s+#.*)?$", line.strip())
+        m = re.match(r"^(?:\.venv/bin/)?rulings (.+?)(\s+#.*)?$", line.strip())
         if m:
             out.append(shlex.split(m.group(1)))
     return out
