@@ -94,22 +94,23 @@ def _unusable(path: Path, folder: bool) -> str | None:
     return None
 
 
-def output_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A click callback: the option names a folder that can be created or written into."""
-    if value is not None:
-        why = _unusable(Path(value), folder=True)
-        if why:
-            raise click.BadParameter(f"cannot write into {value!r}: {why}", ctx, param)
-    return value
+def _output_check(folder: bool):
+    what = "into" if folder else ""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is not None:
+            why = _unusable(Path(value), folder=folder)
+            if why:
+                raise click.BadParameter(f"cannot write {what + ' ' if what else ''}{value!r}: {why}", ctx, param)
+        return value
+
+    return check
 
 
-def output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A click callback: the option names a file that can be written (in a folder that exists)."""
-    if value is not None:
-        why = _unusable(Path(value), folder=False)
-        if why:
-            raise click.BadParameter(f"cannot write {value!r}: {why}", ctx, param)
-    return value
+# click callbacks: the option names a folder that can be created or written into, or a
+# file that can be written in a folder that exists
+output_folder = _output_check(folder=True)
+output_file = _output_check(folder=False)
 
 
 # ---- the guard ---------------------------------------------------------------------------

@@ -164,16 +164,33 @@ def a_file(tmp_path: Path) -> Path:
     return f
 
 
-@pytest.mark.parametrize("out,why", [
-    ("/dev/null", "it exists and is not a folder"),
-    ("FILE", "is a file"),
-    ("FILE/sub", "is not a folder"),
-    ("TMP/" + "y" * 300, "File name too long"),
-], ids=["dev-null", "a-file", "under-a-file", "name-too-long"])
-def test_vectors_output_folder(no_work, tmp_path, out, why):
+def refused(command: list[str], option: str, tmp_path: Path, out: str, why: str):
     out = out.replace("FILE", str(a_file(tmp_path))).replace("TMP", str(tmp_path))
-    err = usage("vectors", "tick", "-o", out)
-    assert "Invalid value for '-o' / '--out'" in err and f"{out}'" in err and why in err, err
+    err = usage(*command, "-o", out)
+    assert f"Invalid value for '-o' / '{option}'" in err and f"{out}'" in err, err
+    assert why.replace("TMP", str(tmp_path)) in err, err
+
+
+VECTORS, FAQ = (["vectors", "tick"], "--out"), (["faq", "tick"], "--output")
+
+
+@pytest.mark.parametrize("command,out,why", [
+    (VECTORS, "/dev/null", "it exists and is not a folder"),
+    (VECTORS, "FILE", "is a file"),
+    (VECTORS, "FILE/sub", "is not a folder"),
+    (VECTORS, "TMP/" + "y" * 300, "File name too long"),
+    (FAQ, "TMP/missing/faq.html", "the folder TMP/missing does not exist"),
+    (FAQ, "FILE/faq.html", "is not a folder"),
+    (FAQ, "TMP", "is a directory"),
+    (FAQ, "TMP/" + "y" * 300, "File name too long"),
+], ids=["vectors-dev-null", "vectors-a-file", "vectors-under-a-file", "vectors-name-too-long",
+        "faq-missing-folder", "faq-under-a-file", "faq-a-folder", "faq-name-too-long"])
+def test_output_path_refused_before_any_work(no_work, tmp_path, command, out, why):
+    (args, option) = command
+    out = out.replace("FILE", str(a_file(tmp_path))).replace("TMP", str(tmp_path))
+    err = usage(*args, "-o", out)
+    assert f"Invalid value for '-o' / '{option}'" in err and f"{out}'" in err, err
+    assert why.replace("TMP", str(tmp_path)) in err, err
 
 
 def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
@@ -183,16 +200,3 @@ def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
     monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
     run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
     assert made["out"] == tmp_path / "a" / "b"
-
-
-@pytest.mark.parametrize("out,why", [
-    ("TMP/missing/faq.html", "the folder TMP/missing does not exist"),
-    ("FILE/faq.html", "is not a folder"),
-    ("TMP", "is a directory"),
-    ("TMP/" + "y" * 300, "File name too long"),
-], ids=["missing-folder", "under-a-file", "a-folder", "name-too-long"])
-def test_faq_output_file(no_work, tmp_path, out, why):
-    out = out.replace("FILE", str(a_file(tmp_path))).replace("TMP", str(tmp_path))
-    why = why.replace("TMP", str(tmp_path))
-    err = usage("faq", "tick", "-o", out)
-    assert "Invalid value for '-o' / '--output'" in err and why in err, err
