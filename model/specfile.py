@@ -5,9 +5,9 @@ of keys) to its line and column, or raises `SpecErrors` listing every problem fo
 the YAML parser and the JSON schema. Cross-reference checks live in `spec.py`.
 
 Whatever the file holds, reading it is bounded: at most `MAX_BYTES` are read, nesting
-deeper than `MAX_DEPTH` levels and documents that aliases expand past `MAX_VALUES` values
-(a "billion laughs" file) are refused with their place in the file, and control
-characters (a NUL byte) are named where they are. libyaml's C parser is used where
+deeper than `MAX_DEPTH` levels, documents that aliases expand past `MAX_VALUES` values
+(a "billion laughs" file) and whole numbers beyond `MAX_NUMBER` are refused with their
+place in the file, and control characters (a NUL byte) are named where they are. libyaml's C parser is used where
 PyYAML has it; when it finds a problem, the pure-Python parser reads the text again, so
 messages and places are the same with or without libyaml.
 """
@@ -29,6 +29,9 @@ import yaml
 MAX_DEPTH = 64
 MAX_VALUES = 50_000
 MAX_BYTES = 2_000_000
+# whole numbers: counts, points, line numbers (the largest in a spec is in the thousands);
+# past this a count would make the deciders build millions of melds, or Python fail
+MAX_NUMBER = 1_000_000
 
 
 class LimitError(yaml.composer.ComposerError):
@@ -290,13 +293,23 @@ def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError]
     return _construct(node, loader, pos, errors)
 
 
+def _short_number(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 20 else f"a number of {len(text.lstrip('-'))} digits"
+
+
 def _construct(node: yaml.Node, loader, pos: Positions, errors: list[SpecError]) -> Any:
     if node.tag == "tag:yaml.org,2002:merge":
         errors.append(SpecError(pos.file, *_mark(node), "YAML merge keys (<<) are not supported in a spec; "
                                                           "write the keys out"))
         return None
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            errors.append(SpecError(pos.file, *_mark(node), f"{_short_number(value)} is larger than any number a "
+                                                            f"spec needs (at most {MAX_NUMBER:,})"))
+            return None
+        return value
     except yaml.MarkedYAMLError as exc:
         problem = (exc.problem or "cannot read this value").replace("tag:yaml.org,2002:", "!!")
         errors.append(SpecError(pos.file, *_mark(node), f"YAML: {problem}"))

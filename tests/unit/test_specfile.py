@@ -13,7 +13,7 @@ import yaml
 
 from rulings import specfile
 from rulings.spec import RULEBOOKS_ENV, is_packaged, load, packaged_games, spec_path, validate
-from rulings.specfile import (MAX_BYTES, MAX_DEPTH, MAX_VALUES, FileProblem, Loader, SpecErrors, parse_yaml,
+from rulings.specfile import (MAX_BYTES, MAX_DEPTH, MAX_NUMBER, MAX_VALUES, FileProblem, Loader, SpecErrors, parse_yaml,
                               validate_schema)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,6 +124,18 @@ def test_control_characters(parser, char, words):
     err = the_error(f"format: 1\ngame: ti{char}ck\n", parser)
     assert (err.line, err.col) == (2, 9)
     assert words in err.message
+
+
+@pytest.mark.parametrize("number,shown", [(MAX_NUMBER + 1, f"{MAX_NUMBER + 1}"), (-10 ** 18, f"{-10 ** 18}"),
+                                          (10 ** 400, "a number of 401 digits")])
+def test_numbers_past_the_bound(number, shown):
+    err = the_error(f"format: 1\nlevels:\n  4: {{count: {number}}}\n")
+    assert (err.line, err.col) == (3, 14)
+    assert err.message == f"{shown} is larger than any number a spec needs (at most {MAX_NUMBER:,})"
+
+
+def test_numbers_at_the_bound_are_read():
+    assert parse_yaml(f"a: [{MAX_NUMBER}, {-MAX_NUMBER}]\n", "t.yaml")[0] == {"a": [MAX_NUMBER, -MAX_NUMBER]}
 
 
 def test_nul_byte_in_a_spec_through_the_cli(tmp_path):
