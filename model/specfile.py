@@ -52,7 +52,22 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 def check_bounds(root: yaml.Node) -> None:
     """Raise LimitError where the document, with its aliases expanded, nests deeper than
     MAX_DEPTH, holds more than MAX_VALUES values, or contains itself. Walks the node graph
-    once (each shared node once), without recursion."""
+    once (each shared node once), without recursion.
+
+    The nesting as written is checked first, in the order of the text (the first time
+    the walk meets a node is where it is written: an anchor comes before its aliases), as
+    Loader checks it while composing; then what aliases expand to."""
+    seen: set[int] = set()
+    first: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while first:
+        node, depth = first.pop()
+        if isinstance(node, yaml.ScalarNode) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise LimitError(f"the YAML nests more than {MAX_DEPTH} levels deep here; no file rulings reads "
+                             "needs that many", node.start_mark)
+        first.extend((k, depth + 1) for k in reversed(_children(node)))
     size: dict[int, int] = {}
     height: dict[int, int] = {}
     open_: set[int] = set()
@@ -388,8 +403,9 @@ def _control_character(text: str, file: str) -> SpecError | None:
 
 
 # where libyaml and the pure-Python parser part ways (found by tests/fuzz): PyYAML refuses
-# tabs that libyaml takes as white space, and leaves U+FEFF out of its column count
-_PURE_PYTHON_ONLY = re.compile("[\t\ufeff]")
+# tabs that libyaml takes as white space and a comment right after a block scalar's
+# indicator (`>#`), and leaves U+FEFF out of its column count
+_PURE_PYTHON_ONLY = re.compile("[\t\ufeff]|[|>][-+0-9]*#")
 
 
 def _compose(text: str, parser=None) -> yaml.Node | None:
