@@ -403,9 +403,11 @@ def _control_character(text: str, file: str) -> SpecError | None:
 
 
 # where libyaml and the pure-Python parser part ways (found by tests/fuzz): PyYAML refuses
-# tabs that libyaml takes as white space and a comment right after a block scalar's
-# indicator (`>#`), and leaves U+FEFF out of its column count
-_PURE_PYTHON_ONLY = re.compile("[\t\ufeff]|[|>][-+0-9]*#")
+# tabs that libyaml takes as white space, a comment right after a block scalar's
+# indicator (`>#`) and some tags libyaml takes (`!~!x`), leaves U+FEFF out of its column
+# count, and the two resolve an empty value under the tag `!` differently (null or text).
+# A spec needs no tags, so a text with one (a `!` starting a token) goes to PyYAML too.
+_PURE_PYTHON_ONLY = re.compile("[\t\ufeff]|[|>][-+0-9]*#|(?:^|[\\s\\[{,:?-])!", re.M)
 
 
 def _compose(text: str, parser=None) -> yaml.Node | None:

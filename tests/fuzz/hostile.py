@@ -228,7 +228,7 @@ def hostile_specs(draw) -> bytes:
             # a value of the same type half the time: the schema takes it, and what is
             # behind the schema (cross-references, the deciders) meets it
             value = draw(st.one_of(same_type(old), wrong_values))
-            set_at(data, path, value)
+            set_at(data, path, copy.deepcopy(value))   # st.just gives one object: a later path must not change it
         except (KeyError, IndexError, TypeError):
             pass   # an earlier change removed the place
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10 ** 6)
