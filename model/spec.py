@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from .cards import Cards
 from .expr import ExprError, parse as parse_expr
 from .melds import MELD_NAMES, Contract, MeldKind, Rule, Slot
-from .specfile import Positions, SpecError, SpecErrors, formal_keys, read
+from .specfile import FileProblem, Positions, SpecError, SpecErrors, formal_keys, read, validate_schema
 
 RULEBOOKS_ENV = "RULINGS_RULEBOOKS"
 
@@ -78,14 +78,36 @@ def packaged_games() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml") and p.name != "schema.yaml")
 
 
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except (OSError, ValueError):   # a name too long for the file system, a NUL in it
+        return False
+
+
 def spec_path(name_or_path: str) -> Path:
+    """The file of a packaged game's spec, or the path itself when it names a spec file
+    (ends in .yaml/.yml or exists). FileNotFoundError for anything else."""
     p = Path(name_or_path)
-    if p.suffix in (".yaml", ".yml") or p.exists():
+    if p.suffix in (".yaml", ".yml") or _exists(p):
         return p
-    ref = resources.files("rulings.games").joinpath(f"{name_or_path}.yaml")
-    if not ref.is_file():
-        raise FileNotFoundError(f"no game {name_or_path!r}; known games: {', '.join(packaged_games())}")
-    return Path(str(ref))
+    if "/" not in name_or_path and "\\" not in name_or_path and _exists(_packaged_folder() / f"{name_or_path}.yaml"):
+        return _packaged_folder() / f"{name_or_path}.yaml"
+    shown = name_or_path if len(name_or_path) <= 60 else name_or_path[:40] + "..."
+    raise FileNotFoundError(f"no game {shown!r}; known games: {', '.join(packaged_games())} "
+                            "(or give the path of a spec file)")
+
+
+def _packaged_folder() -> Path:
+    return Path(str(resources.files("rulings.games")))
+
+
+def is_packaged(path: Path) -> bool:
+    """Whether `path` is one of the specs shipped with rulings (validated by its tests)."""
+    try:
+        return path.resolve().parent == _packaged_folder().resolve() and path.name != "schema.yaml"
+    except (OSError, ValueError):
+        return False
 
 
 def rulebooks_dir(explicit: str | None = None) -> Path | None:
@@ -228,15 +250,29 @@ def _parse_choices(choices: Mapping[str, str] | None, clauses: Mapping[str, Clau
 
 
 def load(name_or_path: str | Path, choices: Mapping[str, str] | None = None,
-         rulebooks: str | None = None) -> Spec:
+         rulebooks: str | None = None, check_schema: bool | None = None) -> Spec:
     """Load and validate a spec. Raises SpecErrors (file:line:col messages),
-    ReadingError for an unknown reading choice, FileNotFoundError for an unknown game."""
+    ReadingError for an unknown reading choice, FileNotFoundError for an unknown game.
+
+    The JSON schema is checked for every spec file but the packaged ones, which the tests
+    validate (`check_schema=True` checks them too, as `rulings validate` does); should a
+    packaged spec edited in place fail to build, the schema is checked after all, so its
+    errors are reported as for any other file."""
     path = spec_path(str(name_or_path))
-    packaged = str(path).startswith(str(resources.files("rulings.games")))
+    packaged = is_packaged(path)
     display = f"spec/{path.name}" if packaged else str(path)
-    data, pos = read(path, display)
+    schema = not packaged if check_schema is None else check_schema
+    data, pos = read(path, display, check_schema=schema)
     origin = path.stem if packaged else str(path.resolve())
-    return _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(choices)
+    try:
+        return _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(choices)
+    except ReadingError:
+        raise
+    except Exception:
+        errors = [] if schema else validate_schema(data, pos)
+        if errors:
+            raise SpecErrors(errors) from None
+        raise
 
 
 _loaded: dict[tuple, Spec] = {}
@@ -559,13 +595,15 @@ class _Builder:
 
 
 def validate(paths: list[str], rulebooks: str | None = None) -> list[SpecError]:
-    """Every problem in these spec files (empty when all are sound)."""
+    """Every problem in these spec files (empty when all are sound), schema included.
+    A file that cannot be read at all (missing, a folder, an unknown game) is a
+    `FileProblem`, which callers tell apart from problems in a spec."""
     out: list[SpecError] = []
     for p in paths:
         try:
-            load(p, rulebooks=rulebooks)
+            load(p, rulebooks=rulebooks, check_schema=True)
         except SpecErrors as e:
             out += e.errors
         except FileNotFoundError as e:
-            out.append(SpecError(str(p), 1, 1, str(e)))
+            out.append(FileProblem(str(p), 1, 1, str(e)))
     return out

@@ -3,12 +3,20 @@
 `read(path)` returns the plain data and a `Positions` map from each node's path (a tuple
 of keys) to its line and column, or raises `SpecErrors` listing every problem found by
 the YAML parser and the JSON schema. Cross-reference checks live in `spec.py`.
+
+Whatever the file holds, reading it is bounded: at most `MAX_BYTES` are read, nesting
+deeper than `MAX_DEPTH` levels, documents that aliases expand past `MAX_VALUES` values
+(a "billion laughs" file) and whole numbers beyond `MAX_NUMBER` are refused with their
+place in the file, and control characters (a NUL byte) are named where they are. libyaml's C parser is used where
+PyYAML has it; when it finds a problem, the pure-Python parser reads the text again, so
+messages and places are the same with or without libyaml.
 """
 from __future__ import annotations
 
 import datetime
 import functools
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -16,10 +24,119 @@ from typing import Any
 
 import yaml
 
+# the bounds on what a file may make the reader do (a spec nests about 10 levels and
+# holds under a thousand values; the largest is some 25 kB)
+MAX_DEPTH = 64
+MAX_VALUES = 50_000
+MAX_BYTES = 2_000_000
+# whole numbers: counts, points, line numbers (the largest in a spec is in the thousands);
+# past this a count would make the deciders build millions of melds, or Python fail
+MAX_NUMBER = 1_000_000
+
+
+class LimitError(yaml.composer.ComposerError):
+    """A YAML document past one of the bounds: it parses, but is refused."""
+
+    def __init__(self, message: str, mark):
+        super().__init__(None, None, message, mark)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
+
+
+def check_bounds(root: yaml.Node) -> None:
+    """Raise LimitError where the document, with its aliases expanded, nests deeper than
+    MAX_DEPTH, holds more than MAX_VALUES values, or contains itself. Walks the node graph
+    once (each shared node once), without recursion.
+
+    The nesting as written is checked first, in the order of the text (the first time
+    the walk meets a node is where it is written: an anchor comes before its aliases), as
+    Loader checks it while composing; then what aliases expand to."""
+    seen: set[int] = set()
+    first: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while first:
+        node, depth = first.pop()
+        if isinstance(node, yaml.ScalarNode) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise LimitError(f"the YAML nests more than {MAX_DEPTH} levels deep here; no file rulings reads "
+                             "needs that many", node.start_mark)
+        first.extend((k, depth + 1) for k in reversed(_children(node)))
+    size: dict[int, int] = {}
+    height: dict[int, int] = {}
+    open_: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        if done:
+            open_.discard(key)
+            kids = _children(node)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)   # collections, as Loader counts
+            if size[key] > MAX_VALUES:
+                raise LimitError(f"aliases (*name) make this value more than {MAX_VALUES:,} values when "
+                                 "they are expanded (a 'billion laughs' file?); rulings reads no more", node.start_mark)
+            continue
+        if key in size:
+            if depth + height[key] - 1 > MAX_DEPTH:
+                raise LimitError(f"through an alias (*name), the YAML nests more than {MAX_DEPTH} levels deep "
+                                 "here; no file rulings reads needs that many", node.start_mark)
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            size[key], height[key] = 1, 0
+            continue
+        if key in open_:
+            raise LimitError("this value holds an alias (*name) of itself, so it would never end", node.start_mark)
+        if depth > MAX_DEPTH:
+            raise LimitError(f"the YAML nests more than {MAX_DEPTH} levels deep here; no file rulings reads "
+                             "needs that many", node.start_mark)
+        open_.add(key)
+        stack.append((node, depth, True))
+        stack.extend((k, depth + 1, False) for k in reversed(_children(node)))
+
 
 class Loader(yaml.SafeLoader):
     """YAML 1.2 booleans: only true/false, so keys such as `on:` and tokens such as `no`
-    stay strings (YAML 1.1 would read them as booleans)."""
+    stay strings (YAML 1.1 would read them as booleans).
+
+    Bounded (see check_bounds): nesting past MAX_DEPTH is refused while composing, before
+    Python's recursion limit is near, and the composed document is measured before any
+    value is built; both raise LimitError, a YAMLError with the place."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if not isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise LimitError(f"the YAML nests more than {MAX_DEPTH} levels deep here; no file rulings reads "
+                                 "needs that many", event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def compose_document(self):
+        node = super().compose_document()
+        check_bounds(node)
+        return node
+
+    def compose_scalar_node(self, anchor):
+        event = self.peek_event()
+        if event.tag == "!" and event.value == "" and event.implicit[0]:
+            # an empty value tagged '!' (non-specific) is text, as libyaml and the YAML spec
+            # read it; the pure-Python parser alone would make it null
+            event.implicit = (False, False)
+        return super().compose_scalar_node(anchor)
 
 
 Loader.yaml_implicit_resolvers = {
@@ -44,6 +161,17 @@ def _construct_yaml_int(loader, node):
 
 
 Loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml_int)
+
+# libyaml's parser, with the same resolvers (tags are resolved while composing); values
+# are still built by Loader's Python constructors
+if getattr(yaml, "__with_libyaml__", False):
+    class _CLoader(yaml.CSafeLoader):
+        pass
+
+    _CLoader.yaml_implicit_resolvers = dict(Loader.yaml_implicit_resolvers)
+    _CLoader.yaml_constructors = dict(Loader.yaml_constructors)
+else:   # pragma: no cover  (PyYAML built without libyaml)
+    _CLoader = None
 
 
 @dataclass(frozen=True)
@@ -143,9 +271,16 @@ def _mark(node_or_mark) -> tuple[int, int]:
     return m.line + 1, m.column + 1
 
 
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError], loader,
            lines: list[str] | None = None) -> Any:
     pos.at[path] = _mark(node)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        errors.append(SpecError(pos.file, *_mark(node), f"YAML: the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} "
+                                                        "is not allowed in a spec; write plain lists and mappings"))
+        return None
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
@@ -173,18 +308,33 @@ def _build(node: yaml.Node, path: tuple, pos: Positions, errors: list[SpecError]
     return _construct(node, loader, pos, errors)
 
 
+def _short_number(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 20 else f"a number of {len(text.lstrip('-'))} digits"
+
+
 def _construct(node: yaml.Node, loader, pos: Positions, errors: list[SpecError]) -> Any:
     if node.tag == "tag:yaml.org,2002:merge":
         errors.append(SpecError(pos.file, *_mark(node), "YAML merge keys (<<) are not supported in a spec; "
                                                           "write the keys out"))
         return None
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            errors.append(SpecError(pos.file, *_mark(node), f"{_short_number(value)} is larger than any number a "
+                                                            f"spec needs (at most {MAX_NUMBER:,})"))
+            return None
+        return value
     except yaml.MarkedYAMLError as exc:
         problem = (exc.problem or "cannot read this value").replace("tag:yaml.org,2002:", "!!")
         errors.append(SpecError(pos.file, *_mark(node), f"YAML: {problem}"))
     except (ValueError, TypeError) as exc:
-        errors.append(SpecError(pos.file, *_mark(node), f"YAML: cannot read this value ({exc})"))
+        if "integer string conversion" in str(exc):   # Python's bound on the digits of an int
+            digits = len(str(node.value).strip("+-"))
+            errors.append(SpecError(pos.file, *_mark(node), f"a number of {digits} digits is too long to read "
+                                                            f"(at most {sys.get_int_max_str_digits()})"))
+        else:
+            errors.append(SpecError(pos.file, *_mark(node), f"YAML: cannot read this value ({exc})"))
     return None
 
 
@@ -216,6 +366,9 @@ def _yaml_syntax(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
         return SpecError(file, *_mark(opened),
                          f"YAML syntax: this '{bracket}' is never closed with '{closer}' "
                          f"(at line {line}, column {col}: {problem})")
+    if context == "expected a single document in the stream":
+        return SpecError(file, line, col, "a spec is one YAML document, but another one starts here (after '---'); "
+                                          "merge them or remove the '---' line")
     if opened is not None and context == "while scanning a quoted scalar":
         return SpecError(file, *_mark(opened),
                          f"YAML syntax: this quoted text is never closed (at line {line}, column {col}: {problem})")
@@ -228,16 +381,73 @@ def _yaml_syntax(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
     return SpecError(file, line, col, f"YAML syntax: {problem}")
 
 
-def parse_yaml(text: str, file: str) -> tuple[Any, Positions]:
-    pos = Positions(file)
-    errors: list[SpecError] = []
-    loader = Loader(text)
+def _place(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of a character of the text."""
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _control_character(text: str, file: str) -> SpecError | None:
+    """The first character YAML does not allow (a NUL byte, another control character)."""
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if bad is None:
+        return None
+    char = bad.group()
+    if char == "\0":
+        what = "a NUL byte (U+0000) here: a spec is text, and YAML allows no control characters (is this a binary file?)"
+    elif ord(char) < 0x20 or 0x7f <= ord(char) <= 0x9f:
+        what = (f"control character U+{ord(char):04X} here: YAML allows none but tab and line breaks "
+                "(delete it, or write it as an escape inside double quotes)")
+    else:
+        what = f"character U+{ord(char):04X} here is not allowed in YAML"
+    return SpecError(file, *_place(text, bad.start()), what)
+
+
+# where libyaml and the pure-Python parser part ways (found by tests/fuzz): PyYAML refuses
+# tabs that libyaml takes as white space, a comment right after a block scalar's
+# indicator (`>#`) and some tags libyaml takes (`!~!x`), leaves U+FEFF out of its column
+# count, and the two resolve an empty value under the tag `!` differently (null or text).
+# A spec needs no tags, so a text with one (a `!` starting a token) goes to PyYAML too.
+_PURE_PYTHON_ONLY = re.compile("[\t\ufeff]|[|>][-+0-9]*#|(?:^|[\\s\\[{,:?-])!", re.M)
+
+
+def _compose(text: str, parser=None) -> yaml.Node | None:
+    """The document's node graph, bounded (check_bounds). `parser` is the loader class to
+    compose with (default: libyaml's where there is one, unless the text holds what the
+    two parsers read differently). When libyaml finds a problem, the pure-Python parser
+    reads the text again and says it, in the words and at the places this module maps
+    (and in the rare case that it takes what libyaml refused, its result stands)."""
+    if parser is None:
+        parser = Loader if _CLoader is None or _PURE_PYTHON_ONLY.search(text) else _CLoader
+    loader = parser(text)
     try:
         node = loader.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        raise SpecErrors([_yaml_syntax(exc, file)]) from None
+    except yaml.YAMLError:
+        if parser is Loader:
+            raise
+        return _compose(text, Loader)
     finally:
         loader.dispose()
+    if node is not None and parser is not Loader:
+        check_bounds(node)
+    return node
+
+
+def parse_yaml(text: str, file: str, parser=None) -> tuple[Any, Positions]:
+    pos = Positions(file)
+    errors: list[SpecError] = []
+    bad = _control_character(text, file)
+    if bad is not None:
+        raise SpecErrors([bad])
+    if not text.endswith("\n"):
+        text += "\n"   # where an empty value at the very end lies, both parsers then agree
+    try:
+        node = _compose(text, parser)
+    except LimitError as exc:
+        raise SpecErrors([SpecError(file, *_mark(exc.problem_mark), exc.problem)]) from None
+    except yaml.MarkedYAMLError as exc:
+        raise SpecErrors([_yaml_syntax(exc, file)]) from None
+    except yaml.YAMLError as exc:
+        raise SpecErrors([SpecError(file, 1, 1, f"not valid YAML: {exc}")]) from None
     if node is None:
         raise SpecErrors([SpecError(file, 1, 1, "the file is empty (it holds no YAML, only blank lines or comments)")])
     data = _build(node, (), pos, errors, Loader(""), text.splitlines())
@@ -466,17 +676,34 @@ def validate_schema(data: Any, pos: Positions) -> list[SpecError]:
     return out
 
 
-def read(path: str | Path, display: str | None = None) -> tuple[dict, Positions]:
+class FileProblem(SpecError):
+    """The file itself cannot be read (missing, a folder, unreadable): bad input to the
+    command rather than a problem in a spec."""
+
+
+def _read_bytes(path: Path, display: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise SpecErrors([FileProblem(display, 1, 1, "no such file")]) from None
+    except IsADirectoryError:
+        raise SpecErrors([FileProblem(display, 1, 1, "this is a folder, not a spec file")]) from None
+    except (OSError, ValueError) as exc:   # ValueError: a NUL in the path
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise SpecErrors([FileProblem(display, 1, 1, f"cannot read the file: {why}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise SpecErrors([FileProblem(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes; a spec is far "
+                                                     "smaller (is this a spec file?)")])
+    return raw
+
+
+def read(path: str | Path, display: str | None = None, check_schema: bool = True) -> tuple[dict, Positions]:
+    """The data and positions of a spec file; `check_schema=False` skips the JSON schema
+    (for the packaged specs, which the tests validate)."""
     path = Path(path)
     display = display or str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SpecErrors([SpecError(display, 1, 1, "no such file")]) from None
-    except IsADirectoryError:
-        raise SpecErrors([SpecError(display, 1, 1, "this is a folder, not a spec file")]) from None
-    except OSError as exc:
-        raise SpecErrors([SpecError(display, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+    raw = _read_bytes(path, display)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -489,7 +716,7 @@ def read(path: str | Path, display: str | None = None) -> tuple[dict, Positions]
     if text.startswith("\ufeff"):
         text = text[1:]
     data, pos = parse_yaml(text, display)
-    errors = validate_schema(data, pos)
+    errors = validate_schema(data, pos) if check_schema else []
     if errors:
         raise SpecErrors(errors)
     return data, pos

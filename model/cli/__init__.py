@@ -9,7 +9,8 @@ from __future__ import annotations
 import click
 
 from .check import check
-from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP  # noqa: F401  (re-exported)
+from .common import (EXIT_BUG, EXIT_CODES, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE,  # noqa: F401  (re-exported)
+                     READING_HELP, GuardedGroup)
 from .conform import conform, vectors
 from .faq import faq
 from .melds import lay, meld
@@ -17,10 +18,16 @@ from .play import judge, simulate
 from .specs import games, validate
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulings")
-def main():
+@click.option("--debug", is_flag=True, envvar="RULINGS_DEBUG",
+              help="Show the Python traceback of an unexpected error (a bug in rulings, exit 70).")
+@click.pass_context
+def main(ctx: click.Context, debug: bool):
     """Card-game rules as specifications: meld legality with evidence, from the spec.
+
+    Exit codes: 0 yes (legal, possible, valid), 1 no (illegal, impossible, problems
+    found), 2 bad usage or input, 3 the solver could not decide, 70 a bug in rulings.
 
     \b
     Examples:
@@ -29,7 +36,7 @@ def main():
       rulings lay tick --level 1 5 5 5 7 7 7 9 B
       rulings validate spec/tick.yaml
     """
-
+    ctx.meta["rulings.debug"] = debug
 
 
 for _command in (games, validate, meld, lay, check, judge, simulate, faq, vectors, conform):

@@ -1,18 +1,26 @@
-"""What every `rulings` command shares: exit codes, errors, loading a spec, progress.
+"""What every `rulings` command shares: exit codes, errors, loading a spec, progress,
+checking output paths, and the guard that turns an unexpected exception into one line.
 
 Exit codes: 0 yes / legal / ok, 1 no / illegal / problems found, 2 bad usage or input,
-3 the solver could not decide (unknown), 4 undecided (no clause of the spec decides it).
+3 the solver could not decide (unknown), 4 undecided (no clause of the spec decides it),
+5 the implementation under test misbehaved (conform), 70 a bug in rulings (an unexpected
+exception; the code is sysexits' EX_SOFTWARE).
 """
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
 from ..spec import ReadingError, Spec, SpecErrors, load
 
-EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED = 0, 1, 2, 3, 4
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_MISBEHAVED = 0, 1, 2, 3, 4, 5
+EXIT_BUG = 70
+EXIT_CODES = (EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_MISBEHAVED, EXIT_BUG)
 
 READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
 
@@ -28,6 +36,9 @@ def _load(game: str, readings: tuple[str, ...]) -> Spec:
         clause, eq, name = r.partition("=")
         if not eq or not clause or not name:
             _fail(f"--reading takes CLAUSE=READING, got {r!r}")
+        if clause in choices:
+            _fail(f"--reading names clause {clause!r} twice ({choices[clause]} and {name}); "
+                  "give one reading per clause")
         choices[clause] = name
     try:
         return load(game, choices)
@@ -50,3 +61,97 @@ def _progress(message: str, quiet: bool):
     with Console(stderr=True).status(message):
         yield
 
+
+
+# ---- output paths, checked before any work -------------------------------------------------
+
+
+def _unusable(path: Path, folder: bool) -> str | None:
+    """Why `path` cannot be written (as a folder, or as a file), or None when it can.
+    What is missing of it is created later, so the nearest part that exists must be a
+    folder we may write in."""
+    try:
+        if path.exists():
+            if folder and not path.is_dir():
+                return "it exists and is not a folder"
+            if not folder and path.is_dir():
+                return "it is a folder; name a file"
+            if not os.access(path, os.W_OK | (os.X_OK if folder else 0)):
+                return "it is not writable"
+            return None
+        if not folder and not path.name:
+            return "it names no file"
+        parent = path.parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir():
+            return f"{parent} is not a folder"
+        if not os.access(parent, os.W_OK | os.X_OK):
+            return f"the folder {parent} is not writable"
+        if not folder and path.parent != parent:
+            return f"the folder {path.parent} does not exist"
+    except (OSError, ValueError) as e:   # a name too long, a NUL in it
+        return f"it cannot be used: {getattr(e, 'strerror', None) or e}"
+    return None
+
+
+def _output_check(folder: bool):
+    what = "into" if folder else ""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is not None:
+            why = _unusable(Path(value), folder=folder)
+            if why:
+                raise click.BadParameter(f"cannot write {what + ' ' if what else ''}{value!r}: {why}", ctx, param)
+        return value
+
+    return check
+
+
+# click callbacks: the option names a folder that can be created or written into, or a
+# file that can be written in a folder that exists
+output_folder = _output_check(folder=True)
+output_file = _output_check(folder=False)
+
+
+# ---- the guard ---------------------------------------------------------------------------
+
+
+class GuardedGroup(click.Group):
+    """A click group whose commands cannot end in a traceback: an exception nobody
+    expected prints one line saying it is a bug, and exits EXIT_BUG; `--debug` (an option
+    of the group) prints the traceback first. Two exceptions are not bugs: the file
+    system refusing a named path (a full disk, a folder removed meanwhile) is reported
+    with the path and exits EXIT_USAGE, and a closed standard output (`| head`) ends the
+    command quietly."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, EOFError):
+            raise
+        except BrokenPipeError:
+            # the reader went away: nothing more to say, and nowhere to say it
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            ctx.exit(EXIT_USAGE)
+        except OSError as e:
+            if e.filename is None or ctx.meta.get("rulings.debug"):
+                _bug(ctx, e)
+            click.echo(f"rulings: {e.filename}: {e.strerror or e}", err=True)
+            ctx.exit(EXIT_USAGE)
+        except Exception as e:   # noqa: BLE001  (this is the one place that catches everything)
+            _bug(ctx, e)
+
+
+def _bug(ctx: click.Context, e: BaseException):
+    if ctx.meta.get("rulings.debug"):
+        traceback.print_exception(e)
+    what = " ".join(f"{type(e).__name__}: {e}".split()) if str(e) else type(e).__name__
+    if len(what) > 200:
+        what = what[:200] + "..."
+    click.echo(f"rulings: internal error ({what}). This is a bug in rulings: please report it with the "
+               "command you ran; run it again with --debug to see the traceback.", err=True)
+    ctx.exit(EXIT_BUG)

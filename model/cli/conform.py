@@ -7,7 +7,7 @@ import time
 
 import click
 
-from .common import READING_HELP
+from .common import READING_HELP, output_folder
 
 
 def _playable(spec) -> None:
@@ -26,7 +26,7 @@ def _playable(spec) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option("-o", "--out", "out", required=True, type=click.Path(file_okay=False),
+@click.option("-o", "--out", "out", required=True, type=click.Path(file_okay=False), callback=output_folder,
               help="Folder to write the vector files and manifest.json into (created if missing).")
 @click.option("--size", type=click.IntRange(1, 50), default=1, show_default=True,
               help="How many vectors: 1 is the small default set; larger sizes ask more questions of each kind.")

@@ -6,13 +6,15 @@ from pathlib import Path
 
 import click
 
+from .common import output_file
+
 
 @click.command()
 @click.argument("game")
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md", show_default=True,
               help="Markdown, one self-contained HTML page, or JSON (a list of entries).")
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to this file instead of standard output.")
+              callback=output_file, help="Write to this file instead of standard output.")
 @click.option("--questions", type=click.Path(dir_okay=False, exists=True), default=None,
               help="A questions file to answer instead of the game's own (spec/faq/GAME.yaml).")
 def faq(game: str, fmt: str, output: str | None, questions: str | None):

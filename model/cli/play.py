@@ -122,7 +122,7 @@ def judge(game, scenario_file, readings, as_json):
               help="greedy: lays when it can, takes face-up cards that help (paying only to complete a "
                    "meld), ends the turn with the card that helps least; random: a random kind of move, then a "
                    "random move of that kind.")
-@click.option("--max-moves", type=int, default=200_000, show_default=True,
+@click.option("--max-moves", type=click.IntRange(1, None), default=200_000, show_default=True,
               help="A game still running after this many moves is reported as unfinished.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -7,7 +7,8 @@ import sys
 import click
 
 from ..spec import SpecErrors, load, packaged_games, rulebooks_dir, validate as validate_specs
-from .common import EXIT_NO, EXIT_OK
+from ..specfile import FileProblem
+from .common import EXIT_NO, EXIT_OK, EXIT_USAGE
 
 
 @click.command()
@@ -54,7 +55,8 @@ def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
     """Check spec files against the schema and their own references.
 
     With no FILE, checks every packaged spec. Each problem is printed as
-    FILE:LINE:COL: what is wrong. Exit 0 when all are sound, 1 otherwise.
+    FILE:LINE:COL: what is wrong. Exit 0 when all are sound, 1 when a spec has
+    problems, 2 when a FILE cannot be read (missing, a folder, unreadable).
 
     \b
     Example:  rulings validate spec/tick.yaml --rulebooks ../shared/rulebooks
@@ -66,9 +68,13 @@ def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
                                "errors": [e.__dict__ for e in errors]}, indent=2))
     else:
         for e in errors:
-            click.echo(str(e))
+            if isinstance(e, FileProblem):
+                click.echo(f"rulings: {e.file}: {e.message}", err=True)
+            else:
+                click.echo(str(e))
         books = rulebooks_dir(rulebooks)
         if not errors:
             click.echo(f"ok: {', '.join(targets)}" + (f" (line counts checked against {books})" if books else ""))
-    sys.exit(EXIT_NO if errors else EXIT_OK)
+    unreadable = any(isinstance(e, FileProblem) for e in errors)
+    sys.exit(EXIT_USAGE if unreadable else EXIT_NO if errors else EXIT_OK)
 

@@ -180,9 +180,10 @@ def test_validate_files_that_are_not_specs(tmp_path, content):
 
 
 def test_validate_missing_file_and_unknown_game(tmp_path):
-    result = run("validate", str(tmp_path / "none.yaml"), "nogame", code=1)
-    assert f"{tmp_path / 'none.yaml'}:1:1: no such file" in result.stdout
-    assert "nogame:1:1: no game 'nogame'; known games:" in result.stdout
+    # a file that cannot be read is bad input (exit 2), named on stderr; not a spec with problems (1)
+    err = usage_error("validate", str(tmp_path / "none.yaml"), "nogame")
+    assert f"rulings: {tmp_path / 'none.yaml'}: no such file" in err
+    assert "rulings: nogame: no game 'nogame'; known games:" in err
 
 
 # ---- meld ------------------------------------------------------------------------------------
@@ -344,7 +345,7 @@ def readme_commands() -> list[list[str]]:
         return []
     out = []
     for line in readme.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"^rulings (.+?)(\s+#.*)?$", line.strip())
+        m = re.match(r"^(?:\.venv/bin/)?rulings (.+?)(\s+#.*)?$", line.strip())
         if m:
             out.append(shlex.split(m.group(1)))
     return out

@@ -1,0 +1,202 @@
+"""Hostile input to the command line, each case a reproducer of issue 17 with its exit code
+and message: the guard against unexpected exceptions, names the file system refuses,
+repeated readings, impossible option values, output paths checked before any work."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulings.cli import EXIT_BUG, EXIT_CODES, main
+from rulings.spec import RULEBOOKS_ENV
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = str(ROOT / "docs" / "scenarios" / "draw-stock.yaml")
+
+
+@pytest.fixture(autouse=True)
+def _no_rulebooks(monkeypatch):
+    monkeypatch.delenv(RULEBOOKS_ENV, raising=False)
+
+
+def run(*args: str, code: int):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == code, f"rulings {' '.join(args)[:200]}: exit {result.exit_code}\n{result.output}"
+    assert "Traceback" not in result.output
+    return result
+
+
+def usage(*args: str) -> str:
+    result = run(*args, code=2)
+    assert result.stdout == ""
+    return result.stderr
+
+
+# ---- the guard -------------------------------------------------------------------------------
+
+
+def test_exit_codes_documented():
+    assert EXIT_CODES == (0, 1, 2, 3, 70) and EXIT_BUG == 70
+    assert "70 a bug in rulings" in " ".join(run("--help", code=0).stdout.split())
+
+
+@pytest.fixture
+def broken_games(monkeypatch):
+    """`rulings games` made to fail as a bug would."""
+    def boom():
+        raise RuntimeError("some problem\nover two lines")
+
+    monkeypatch.setattr("rulings.cli.specs.packaged_games", boom)
+
+
+def test_an_unexpected_exception_is_one_line_asking_for_a_report(broken_games):
+    result = run("games", code=EXIT_BUG)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    line = lines[0]
+    assert line.startswith("rulings: internal error (RuntimeError: some problem over two lines)")
+    assert "bug in rulings" in line and "report" in line and "--debug" in line
+    assert result.stdout == ""
+
+
+def test_debug_shows_the_traceback(broken_games):
+    result = CliRunner().invoke(main, ["--debug", "games"])
+    assert result.exit_code == EXIT_BUG
+    assert "Traceback (most recent call last)" in result.stderr and "RuntimeError: some problem" in result.stderr
+    assert result.stderr.rstrip().splitlines()[-1].startswith("rulings: internal error")
+
+
+def test_debug_from_the_environment(broken_games, monkeypatch):
+    monkeypatch.setenv("RULINGS_DEBUG", "1")
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code == EXIT_BUG and "Traceback" in result.stderr
+
+
+def test_a_file_system_error_names_the_path(monkeypatch):
+    def full(*_):
+        raise OSError(28, "No space left on device", "/somewhere/out.json")
+
+    monkeypatch.setattr("rulings.cli.specs.packaged_games", full)
+    assert usage("games").strip() == "rulings: /somewhere/out.json: No space left on device"
+
+
+def test_a_closed_standard_output_ends_quietly(monkeypatch):
+    def closed():
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("rulings.cli.specs.packaged_games", closed)
+    result = run("games", code=2)
+    assert result.output == ""
+
+
+def test_usage_errors_and_exits_pass_through_the_guard():
+    run("--version", code=0)
+    assert "No such command" in usage("melt")
+
+
+# ---- names ------------------------------------------------------------------------------------
+
+LONG = "x" * 300
+
+GAME_COMMANDS = {
+    "meld": ["meld", LONG, "--level", "1", "5"],
+    "lay": ["lay", LONG, "--level", "1", "5"],
+    "check": ["check", LONG],
+    "judge": ["judge", LONG, SCENARIO],
+    "simulate": ["simulate", LONG, "--players", "2", "--games", "1"],
+    "faq": ["faq", LONG],
+    "vectors": ["vectors", LONG, "-o", "OUT"],
+    "conform": ["conform", LONG, "--cmd", "true"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(GAME_COMMANDS))
+@pytest.mark.parametrize("name", [LONG, LONG + ".yaml", "ti\0ck"], ids=["300-chars", "300-chars.yaml", "nul"])
+def test_a_game_name_the_file_system_refuses(command, name, tmp_path):
+    args = [name if a == LONG else str(tmp_path / "v") if a == "OUT" else a for a in GAME_COMMANDS[command]]
+    err = usage(*args)
+    assert err.startswith("rulings: ")
+    assert "no game" in err or "cannot read the file" in err, err
+    assert len(err) < 1000, err   # the name is shortened, not printed whole each time
+
+
+def test_validate_a_name_too_long():
+    assert "File name too long" in usage("validate", LONG + ".yaml")
+
+
+def test_validate_a_folder(tmp_path):
+    assert usage("validate", str(tmp_path)).strip() == f"rulings: {tmp_path}: this is a folder, not a spec file"
+
+
+# ---- options ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["meld", "tick", "--level", "3", "5", "5", "SW", "BW"],
+                                     ["judge", "tick", SCENARIO]], ids=["meld", "judge"])
+def test_a_clause_read_twice(command):
+    err = usage(*command, "--reading", "wild-limit=per-set", "--reading", "wild-limit=per-lay-down")
+    assert "--reading names clause 'wild-limit' twice (per-set and per-lay-down)" in err
+
+
+def test_simulate_max_moves_zero():
+    assert "Invalid value for '--max-moves': 0 is not in the range x>=1" in usage(
+        "simulate", "tick", "--players", "2", "--max-moves", "0")
+
+
+# ---- output paths, before any work -------------------------------------------------------------
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Fails the test if the vectors or the FAQ are built."""
+    def work(*_, **__):
+        raise AssertionError("the work started before the output path was checked")
+
+    monkeypatch.setattr("rulings.checks.vectors.generate", work)
+    monkeypatch.setattr("rulings.checks.faq.build", work)
+
+
+def a_file(tmp_path: Path) -> Path:
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    return f
+
+
+def refused(command: list[str], option: str, tmp_path: Path, out: str, why: str):
+    out = out.replace("FILE", str(a_file(tmp_path))).replace("TMP", str(tmp_path))
+    err = usage(*command, "-o", out)
+    assert f"Invalid value for '-o' / '{option}'" in err and f"{out}'" in err, err
+    assert why.replace("TMP", str(tmp_path)) in err, err
+
+
+VECTORS, FAQ = (["vectors", "tick"], "--out"), (["faq", "tick"], "--output")
+
+
+@pytest.mark.parametrize("command,out,why", [
+    (VECTORS, "/dev/null", "it exists and is not a folder"),
+    (VECTORS, "FILE", "is a file"),
+    (VECTORS, "FILE/sub", "is not a folder"),
+    (VECTORS, "TMP/" + "y" * 300, "File name too long"),
+    (FAQ, "TMP/missing/faq.html", "the folder TMP/missing does not exist"),
+    (FAQ, "FILE/faq.html", "is not a folder"),
+    (FAQ, "TMP", "is a directory"),
+    (FAQ, "TMP/" + "y" * 300, "File name too long"),
+], ids=["vectors-dev-null", "vectors-a-file", "vectors-under-a-file", "vectors-name-too-long",
+        "faq-missing-folder", "faq-under-a-file", "faq-a-folder", "faq-name-too-long"])
+def test_output_path_refused_before_any_work(no_work, tmp_path, command, out, why):
+    (args, option) = command
+    out = out.replace("FILE", str(a_file(tmp_path))).replace("TMP", str(tmp_path))
+    err = usage(*args, "-o", out)
+    assert f"Invalid value for '-o' / '{option}'" in err and f"{out}'" in err, err
+    assert why.replace("TMP", str(tmp_path)) in err, err
+
+
+def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
+    """A folder that does not exist yet is fine: it is created."""
+    made = {}
+    monkeypatch.setattr("rulings.checks.vectors.generate", lambda spec, size: {"manifest.json": {}})
+    monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
+    run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
+    assert made["out"] == tmp_path / "a" / "b"
