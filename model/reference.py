@@ -401,6 +401,7 @@ class _LikeCards:
         if wild_alone and not self.loose_wilds:
             raise _NotLike
         self.nat_alone = {t for t in g.naturals if t in self.alone}
+        self.alone_flags = [t in self.nat_alone for t in g.naturals]
         self.specials = list(g.specials)
         self.fit_req = [self._fits(slot) for slot, _ in self.groups]
         extra_slots = [s for s in contract.extras if kind is not None and s.kinds == (kind.id,)]
@@ -410,6 +411,7 @@ class _LikeCards:
         self.split_memo: dict = {}
         self.options_memo: dict = {}
         self.verdicts: dict = {}
+        self.witness_memo: dict = {}
 
     def _fits(self, slot):
         lo = max(1, self.kind.size_min)
@@ -473,9 +475,12 @@ class _LikeCards:
         if any(hand[s] for s in self.specials):
             return None
         w = sum(self.wild_get(hand)) - hand[0] if self.wild_get else 0
-        if self.single_type_cells and not self.nat_alone:
+        if self.single_type_cells:
             counts = self.nat_get(hand)[:self.n_nat]
-            return tuple(sorted(x for x in counts if x)), 0, counts.count(0), w
+            if not self.nat_alone:
+                return tuple(sorted(x for x in counts if x)), 0, counts.count(0), w
+            cs = sorted((x, x if f else 0) for x, f in zip(counts, self.alone_flags) if x)
+            return tuple(x for x, _ in cs), tuple(y for _, y in cs), counts.count(0), w
         cells = sorted((sum(hand[t] for t in cell), sum(hand[t] for t in cell if t in self.nat_alone))
                        for cell in self.cells)
         cs = tuple(x for x in cells if x[0])
@@ -519,25 +524,19 @@ class _LikeCards:
         lo = 0 if self.loose_wilds else w
         return bool(final >> lo)
 
-    def melds(self, hand) -> list[PlacedMeld]:
-        """A witness for a legal hand: cells taken one by one, each given required melds
-        and wilds so that the rest still completes (the same tables as the verdict)."""
-        g = _game(self.spec)
-        types = self.spec.cards.types
-        w_total = sum(hand[t] for t in g.wilds)
-        cells = [[t for t in cell for _ in range(hand[t])] for cell in self.cells]
-        order = sorted(range(len(cells)), key=lambda i: -len(cells[i]))
-        nonempty = [i for i in order if cells[i]]
-        empty = [i for i in order if not cells[i]]
-        virtual = empty[:(sum(self.need) + 1) if self.distinct else 1]
-        seq = nonempty + virtual
-        alone_n = [sum(1 for t in cells[i] if t in self.nat_alone) for i in seq]
+    def _choices(self, sig) -> list[tuple]:
+        """For a legal signature, per cell in its order (virtual empty cells last): the
+        required melds it takes, its naturals in melds and the split (see `split`);
+        cells taken one by one, each leaving the rest completable."""
+        hit = self.witness_memo.get(sig)
+        if hit is not None:
+            return hit
+        cells, w_total = self._cells_of(sig)
         lo = 0 if self.loose_wilds else w_total
-        # suffix tables: what the cells from j on can do
-        suffix = [{(0,) * len(self.need): 1}]
         full = (1 << (w_total + 1)) - 1
-        for j in range(len(seq) - 1, -1, -1):
-            opts = self.options(len(cells[seq[j]]), alone_n[j], w_total)
+        suffix = [{(0,) * len(self.need): 1}]            # what the cells from j on can do
+        for c, alone in reversed(cells):
+            opts = self.options(c, alone, w_total)
             new: dict = {}
             for have, mask in suffix[0].items():
                 for need, m in opts.items():
@@ -545,50 +544,56 @@ class _LikeCards:
                     if all(x <= y for x, y in zip(tot, self.need)):
                         new[tot] = new.get(tot, 0) | (_mask_sum(mask, m) & full)
             suffix.insert(0, new)
-        need_left, wilds_left = self.need, w_total
-        out_req, out_extra = [], []
-        wild_cards = [t for t in g.wilds for _ in range(hand[t])]
-        for j, i in enumerate(seq):
-            opts = self.options(len(cells[i]), alone_n[j], w_total)
+        need_left, wilds_left, out = self.need, w_total, []
+        for j, (c, alone) in enumerate(cells):
             chosen = None
-            for need, m in opts.items():
+            for need, m in self.options(c, alone, w_total).items():
                 rest = tuple(x - y for x, y in zip(need_left, need))
                 if any(x < 0 for x in rest):
                     continue
                 after = suffix[j + 1].get(rest, 0)
                 for w in range(wilds_left + 1):
-                    if m >> w & 1:
-                        # wilds w here; the rest must reach between lo - used and wilds_left - w
-                        left = wilds_left - w
-                        low = max(0, lo - (w_total - left))
-                        if (after & ((1 << (left + 1)) - 1)) >> low:
-                            chosen = (need, w)
-                            break
+                    left = wilds_left - w
+                    low = max(0, lo - (w_total - left))        # the rest uses low..left wilds
+                    if m >> w & 1 and (after & ((1 << (left + 1)) - 1)) >> low:
+                        chosen = (need, w)
+                        break
                 if chosen:
                     break
             need, w = chosen
-            nats = cells[i]
-            plan = None
-            n_alone = alone_n[j]
-            for cc in range(len(nats) - n_alone, len(nats) + 1):
-                plan = self.split(cc, w, need)
-                if plan is not None:
-                    break
-            keep_in = sorted(nats, key=lambda t: t in self.nat_alone)[:cc]
-            for t in sorted(nats, key=lambda t: t in self.nat_alone)[cc:]:
-                k, st = self.alone[t]
-                out_extra.append(PlacedMeld(k, False, (t,), (), types[t].value))
-            stand = self.cells[i][0]
+            split = next((cc, sp) for cc in range(c - alone, c + 1) for sp in [self.split(cc, w, need)]
+                         if sp is not None)
+            out.append(split)
+            need_left = rest = tuple(x - y for x, y in zip(need_left, need))
+            wilds_left -= w
+        if len(self.witness_memo) > 50_000:
+            self.witness_memo.clear()
+        self.witness_memo[sig] = out
+        return out
+
+    def melds(self, hand) -> list[PlacedMeld]:
+        """A witness for a legal hand: the signature's choices given to its cells."""
+        g = _game(self.spec)
+        types = self.spec.cards.types
+        sig = self.signature(hand)
+        cells = [([t for t in cell for _ in range(hand[t])], cell) for cell in self.cells]
+        cells.sort(key=lambda x: (len(x[0]), sum(t in self.nat_alone for t in x[0])))
+        seq = [x for x in cells if x[0]]
+        seq += [x for x in cells if not x[0]][:len(self._cells_of(sig)[0]) - len(seq)]
+        wild_cards = [t for t in g.wilds for _ in range(hand[t])]
+        out_req, out_extra = [], []
+        for (nats, cell), (cc, plan) in zip(seq, self._choices(sig)):
+            nats = sorted(nats, key=lambda t: t in self.nat_alone)
+            for t in nats[cc:]:
+                out_extra.append(PlacedMeld(self.alone[t][0], False, (t,), (), types[t].value))
+            nats, stand = nats[:cc], cell[0]
             for grp, a, b in plan:
-                ns, keep_in = sorted(keep_in[:a]), keep_in[a:]
-                ws = sorted(wild_cards[:b])
-                del wild_cards[:b]
+                ns, nats = sorted(nats[:a]), nats[a:]
+                ws, wild_cards = wild_cards[:b], wild_cards[b:]
                 stands_for = tuple((a + p, dict(types[stand].attrs)) for p in range(b))
-                pm = PlacedMeld(self.kind.id, grp is not None, tuple(ns + ws), stands_for,
+                pm = PlacedMeld(self.kind.id, grp is not None, tuple(ns + sorted(ws)), stands_for,
                                 sum(types[t].value for t in ns) + b * types[stand].value)
                 (out_req if grp is not None else out_extra).append(pm)
-            need_left = tuple(x - y for x, y in zip(need_left, need))
-            wilds_left -= w
         for t in wild_cards:
             k, st = self.alone[t]
             out_extra.append(PlacedMeld(k, False, (t,), ((0, dict(types[st].attrs)),), types[st].value))
@@ -662,12 +667,7 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
         names = ", ".join(g.types[s].token for s in g.specials if hand[s])
         return [Violation(cid, spec.source(cid), f"{names} never goes into a meld")]
     culprits = []
-    shape = _shape(contract)
-    for cid in contract.clauses:
-        key = (shape, cid)
-        relaxed = g.relaxed.get(key, False)
-        if relaxed is False:
-            relaxed = g.relaxed[key] = _relax(spec, contract, cid)
+    for cid, relaxed in _relaxations(spec, contract):
         if relaxed is None:
             continue
         s2, c2 = relaxed
@@ -679,6 +679,23 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
             culprits.append(cid)
     chosen = culprits or list(contract.clauses)
     return [Violation(cid, spec.source(cid), spec.says(cid)) for cid in chosen if cid in spec.clauses]
+
+
+def _relaxations(spec, contract: Contract) -> list[tuple]:
+    """(clause, relaxed spec and contract or None) for each clause of the contract, kept
+    with the spec's tables (by contract identity, then by its shape)."""
+    g = _game(spec)
+    hit = g.relaxed.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    shape = (_shape(contract), contract.clauses)
+    found = g.relaxed.get(shape)
+    if found is None:
+        found = g.relaxed[shape] = [(cid, _relax(spec, contract, cid)) for cid in contract.clauses]
+    if len(g.relaxed) > 4096:
+        g.relaxed.clear()
+    g.relaxed[id(contract)] = (contract, found)
+    return found
 
 
 def _relax(spec, contract: Contract, cid: str):
