@@ -113,12 +113,15 @@ class _Queries:
         self.naturals = [t for t in self.types if t.natural]
         self.wild_types = [t for t in self.types if t.wild]
         self.params = dict(spec.params)
-        self.s = z3.Solver()
+        self.s = self._new_solver()
         self.s.set("timeout", TIMEOUT_MS)
         self.lits: dict[str, z3.BoolRef] = {}         # clause id -> its assumption literal
         self.lit_clause: dict = {}                    # literal -> clause id
         self.rule_uses: dict[str, list] = {}          # clause of a rule -> clauses it reads
         self._hand_lits, self._ge_lits = {}, {}
+
+    def _new_solver(self):
+        return z3.Solver()
 
     # ---- tags ----------------------------------------------------------------------------
     def _lit(self, clause: str) -> z3.BoolRef:
@@ -134,24 +137,6 @@ class _Queries:
         uses = self.rule_uses.setdefault(rule.clause, [])
         uses += [c for c in rule.uses if c not in uses]
         self._tag(rule.clause, constraint)
-
-    def _conserve(self, laid: dict) -> None:
-        """H and L, L the cards the melds use (`laid`: type index -> term); every card laid
-        in `decide` mode; the keep for `best_lay`."""
-        s, c = self.s, self.contract
-        self.H = {t.index: z3.Int(f"H_{t.index}") for t in self.spec.cards.types}
-        self.L = {}
-        for t in self.types:
-            self.L[t.index] = term = laid.get(t.index, z3.IntVal(0))
-            s.add(term <= self.H[t.index])
-        self.all_laid = z3.Bool("mode:all-laid")
-        s.add(z3.Implies(self.all_laid, z3.And([self.L[i] == self.H[i] for i in self.L])))
-        self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
-        self.keep_lit = None
-        if c.keep:
-            self.keep_lit = z3.Bool(f"keep:{c.keep_clause}")
-            self.lit_clause[self.keep_lit] = c.keep_clause
-            s.add(z3.Implies(self.keep_lit, z3.Sum(list(self.H.values())) - z3.Sum(list(self.L.values())) >= c.keep))
 
     # ---- queries -------------------------------------------------------------------------
     def _caps(self, i: int, k: int) -> list:
@@ -201,7 +186,7 @@ class _Queries:
         if r == z3.sat:
             return Verdict(True, melds=self._witness(self.s.model(), hand) if witness else [], engine="z3")
         if r == z3.unsat:
-            return Verdict(False, violations=self._violations(base) if explain else [], engine="z3")
+            return Verdict(False, violations=self._explain(hand, best=False) if explain else [], engine="z3")
         return self._unknown()
 
     def best(self, hand) -> Verdict:
@@ -212,7 +197,7 @@ class _Queries:
         base = self._hand(hand) + ([self.keep_lit] if self.keep_lit is not None else [])
         r = self._check(base)
         if r == z3.unsat:
-            return Verdict(False, violations=self._violations(base), engine="z3")
+            return Verdict(False, violations=self._explain(hand, best=True), engine="z3")
         if r != z3.sat:
             return self._unknown()
         model = self.s.model()
@@ -246,6 +231,18 @@ class _Queries:
         raise NotImplementedError
 
     # ---- explaining ----------------------------------------------------------------------
+    def _explainer(self) -> "_Queries":
+        """The solver whose constraints carry their clauses (this one, unless it was built
+        without them for speed)."""
+        return self
+
+    def _explain(self, hand, best: bool) -> list[Violation]:
+        ex = self._explainer()
+        base = ex._hand(hand) + ([ex.keep_lit] if best and ex.keep_lit is not None else [] if best else [ex.all_laid])
+        if ex._check(base) != z3.unsat:
+            return []
+        return ex._violations(base)
+
     def _violations(self, base: list) -> list[Violation]:
         """A minimal set of clauses that forbids the lay-down, rule clauses first.
 
@@ -285,6 +282,38 @@ class _Queries:
 
 
 # ---- the count encoding --------------------------------------------------------------------------
+# Built as SMT-LIB text and parsed by Z3 in one call: the Python API's per-term overhead
+# made a Tick solver cost 30-40 ms to build; text costs a few.
+
+_SIMPLE = re.compile(r"^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$")
+
+
+def _sym(name: str) -> str:
+    return name if _SIMPLE.match(name) else "|" + name.replace("|", "_") + "|"
+
+
+def _sum(terms) -> str:
+    terms = [t for t in terms if t != "0"]
+    return "0" if not terms else terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"
+
+
+def _mul(k: int, t: str) -> str:
+    return "0" if k == 0 or t == "0" else t if k == 1 else f"(* {_num(k)} {t})"
+
+
+def _num(k: int) -> str:
+    return str(k) if k >= 0 else f"(- {-k})"
+
+
+def _and(cs) -> str:
+    cs = list(cs)
+    return "true" if not cs else cs[0] if len(cs) == 1 else f"(and {' '.join(cs)})"
+
+
+def _or(cs) -> str:
+    cs = list(cs)
+    return "false" if not cs else cs[0] if len(cs) == 1 else f"(or {' '.join(cs)})"
+
 
 @dataclasses.dataclass
 class _Ctx:
@@ -299,9 +328,9 @@ class _Plan:
     """One meld kind as the count encoding reads it, or (shapeless) the same kind with its
     own clause relaxed: any cards, its size bounds and shape gone, its rules kept."""
 
-    def __init__(self, q: "MeldSolver", kind, shapeless: bool = False):
+    def __init__(self, q: "MeldSolver", kind, shapeless: bool, number: int):
         self.q, self.kind, self.shapeless = q, kind, shapeless
-        self.id = kind.id + ("~" if shapeless else "")
+        self.id = f"P{number}"
         cards = q.spec.cards
         self.same = () if shapeless else kind.same
         self.distinct = () if shapeless else kind.distinct
@@ -332,7 +361,7 @@ class _Plan:
         for c in self.classes:
             self.groups.setdefault(c[:len(self.same)], []).append(c)
         self.demand: dict[tuple, list] = {c: [] for c in self.classes}    # naturals used per class
-        self.stand: dict[tuple, object] = {}                          # positional: wilds per class
+        self.stand: dict[tuple, str] = {}                             # positional: wilds per class
         self.wild_generic: list = []                                  # wilds of any type
         self.wild_specific: dict[int, list] = {w.index: [] for w in q.wild_types}
         self.sizes: list = []
@@ -340,6 +369,8 @@ class _Plan:
         self.opens: list[_Open] = []
         self.units: list = []            # (ctx, candidate, n var, per-position wild vars or None)
         self.exact = False               # positional: wilds tracked per candidate and position
+        self.u: dict[int, str] = {}      # natural type -> its count in this plan's melds
+        self.u_vars: dict[int, str] = {}
 
     def _uniform(self, keys, what):
         seen: dict = {}
@@ -348,48 +379,43 @@ class _Plan:
             if seen.setdefault(k, t.value) != t.value:
                 raise Unsupported(f"{self.kind.id}: {what}, with cells of mixed values")
 
-    def numbers(self, size, naturals, wilds, points, face):
-        return dict(self.q.params, size=size, naturals=naturals, wilds=wilds, points=points, face_points=face)
-
 
 class _Open:
     """One meld of an open plan: counts per class, wilds, a one-hot pick of its group."""
 
     def __init__(self, q: "MeldSolver", plan: _Plan, ctx: _Ctx, tag: str, groups: list):
         self.plan, self.ctx, self.tag, self.required = plan, ctx, tag, ctx.required
-        N, s = q.N, q.s
-        self.act = z3.Bool(f"act_{tag}")
-        self.pick = ({g: z3.BoolVal(True) for g in groups} if len(groups) == 1
-                     else {g: z3.Bool(f"pick_{tag}_{i}") for i, g in enumerate(groups)})
-        self.a = {c: z3.Int(f"a_{tag}_{i}") for i, c in enumerate(c for g in groups for c in plan.groups[g])}
+        self.act = q.bool(f"act_{tag}")
+        self.pick = ({g: "true" for g in groups} if len(groups) == 1
+                     else {g: q.bool(f"pick_{tag}_{i}") for i, g in enumerate(groups)})
+        self.a = {c: q.int(f"a_{tag}_{i}") for i, c in enumerate(c for g in groups for c in plan.groups[g])}
         split = plan.face and len({w.value for w in q.wild_types}) > 1
-        self.b = ({w.index: z3.Int(f"b_{tag}_{w.index}") for w in q.wild_types} if split
-                  else {None: z3.Int(f"b_{tag}")})
-        self.st = {c: z3.Int(f"s_{tag}_{i}") for i, c in enumerate(self.a)} if plan.points else {}
+        self.b = ({w.index: q.int(f"b_{tag}_{w.index}") for w in q.wild_types} if split
+                  else {None: q.int(f"b_{tag}")})
+        self.st = {c: q.int(f"s_{tag}_{i}") for i, c in enumerate(self.a)} if plan.points else {}
         allv = list(self.a.values()) + list(self.b.values()) + list(self.st.values())
-        s.add([z3.And(v >= 0, v <= N) for v in allv])
-        s.add(z3.Implies(z3.Not(self.act), z3.And([v == 0 for v in allv])))
-        self.naturals = z3.Sum(list(self.a.values()))
-        self.wilds = z3.Sum(list(self.b.values()))
-        self.size = self.naturals + self.wilds
-        s.add(z3.Implies(self.act, self.size >= 1))
+        q.add(f"(=> (not {self.act}) {_and(f'(= {v} 0)' for v in allv)})")
+        self.naturals = _sum(self.a.values())
+        self.wilds = _sum(self.b.values())
+        self.size = _sum([self.naturals, self.wilds])
+        q.add(f"(=> {self.act} (>= {self.size} 1))")
         if self.st:
-            s.add(z3.Sum(list(self.st.values())) == self.wilds)
+            q.add(f"(= {_sum(self.st.values())} {self.wilds})")
         if len(groups) > 1:
             picks = list(self.pick.values())
-            s.add(z3.Implies(self.act, _one_of(picks)), z3.Implies(z3.Not(self.act), z3.And([z3.Not(p) for p in picks])))
+            q.add(f"(=> {self.act} ((_ pbeq 1 {' '.join('1' for _ in picks)}) {' '.join(picks)}))")
+            q.add(f"(=> (not {self.act}) {_and(f'(not {p})' for p in picks)})")
             for g in groups:
-                off = [v == 0 for c in plan.groups[g] for v in [self.a[c]] + ([self.st[c]] if self.st else [])]
-                s.add(z3.Implies(z3.Not(self.pick[g]), z3.And(off)))
-        self.points = (z3.Sum([plan.value[c] * (self.a[c] + self.st[c]) for c in self.a]) if self.st
-                       else z3.IntVal(0))
+                off = [f"(= {v} 0)" for c in plan.groups[g] for v in [self.a[c]] + ([self.st[c]] if self.st else [])]
+                q.add(f"(=> (not {self.pick[g]}) {_and(off)})")
+        self.points = (_sum(_mul(plan.value[c], _sum([self.a[c], self.st[c]])) for c in self.a) if self.st else "0")
         if plan.face:
             wv = {w.index: w.value for w in q.wild_types}
-            self.face = z3.Sum([plan.value[c] * v for c, v in self.a.items()]
-                               + [(wv[w] if w is not None else (q.wild_types[0].value if q.wild_types else 0)) * v
-                                  for w, v in self.b.items()])
+            one = q.wild_types[0].value if q.wild_types else 0
+            self.face = _sum([_mul(plan.value[c], v) for c, v in self.a.items()]
+                             + [_mul(wv[w] if w is not None else one, v) for w, v in self.b.items()])
         else:
-            self.face = z3.IntVal(0)
+            self.face = "0"
         for c, v in self.a.items():
             plan.demand[c].append(v)
         for w, v in self.b.items():
@@ -403,8 +429,14 @@ class MeldSolver(_Queries):
     """The count encoding for one (spec, contract, max_cards), built once; hands come as
     assumptions.  Raises Unsupported for what it does not cover (see the module doc)."""
 
-    def __init__(self, spec, contract: Contract, max_cards: int):
+    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False):
         super().__init__(spec, contract, max_cards)
+        self.tagged = tagged
+        self._tagged_twin = self if tagged else None
+        self._decls: list[str] = []
+        self._asserts: list[str] = []
+        self._vars: list[tuple[str, bool]] = []      # the variables, in order (is it a Bool?)
+        self._rule_fns: dict = {}
         kinds = spec.meld_kinds
         self.plans: list[_Plan] = []
         self._plan_of: dict = {}
@@ -416,18 +448,83 @@ class MeldSolver(_Queries):
         for ctx in ctxs:
             counted = []
             for kid in ctx.slot.kinds:
-                kind = kinds[kid]
-                for shapeless in (False, True):
-                    plan = self._plan(kind, shapeless)
-                    counted += self._place(plan, ctx)
+                for shapeless in (False, True) if tagged else (False,):
+                    counted += self._place(self._plan(kinds[kid], shapeless), ctx)
             if ctx.required:
-                total = z3.Sum(counted) if counted else z3.IntVal(0)
-                self.s.add(total <= ctx.count)
-                self._tag(ctx.slot.clause, total == ctx.count)
+                total = _sum(counted)
+                self.add(f"(<= {total} {ctx.count})")
+                self._tag(ctx.slot.clause, f"(= {total} {ctx.count})")
         self._distinct()
         laid = self._finish()
         self._lay_rules()
-        self._conserve(laid)
+        self._conserve_text(laid)
+        self.text = "\n".join(self._decls + self._asserts)
+        self.s.from_string(self.text)
+        # every variable a witness reads, packed into one number (base N + 1) so that a
+        # model is read back in one evaluation
+        self._base = self.N + 1
+        packed = "0"
+        for name, is_bool in reversed(self._vars):
+            v = f"(ite {name} 1 0)" if is_bool else name
+            packed = v if packed == "0" else f"(+ {v} (* {self._base} {packed}))"
+        decls = [d for d in self._decls if d.startswith("(declare-const")]
+        self._packed = z3.parse_smt2_string("\n".join(decls) + f"\n(assert (= 0 {packed}))")[0].arg(1)
+        del self._decls, self._asserts
+
+    # ---- text ----------------------------------------------------------------------------
+    def int(self, name: str, most: int | None = None) -> str:
+        """A new Int, at least 0 and at most `most` (the capacity by default)."""
+        self._decls.append(f"(declare-const {name} Int)")
+        self._vars.append((name, False))
+        self._asserts.append(f"(assert (and (>= {name} 0) (<= {name} {self.N if most is None else most})))")
+        return name
+
+    def bool(self, name: str) -> str:
+        self._decls.append(f"(declare-const {name} Bool)")
+        self._vars.append((name, True))
+        return name
+
+    def add(self, c: str) -> None:
+        self._asserts.append(f"(assert {c})")
+
+    def _new_solver(self):
+        """Linear integer arithmetic throughout: the QF_LIA solver with the arithmetic
+        solver that measured fastest on these models (about half the default's time)."""
+        s = z3.SolverFor("QF_LIA")
+        s.set("smt.arith.solver", 2)
+        return s
+
+    def _explainer(self) -> "MeldSolver":
+        if self._tagged_twin is None:
+            self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True)
+        return self._tagged_twin
+
+    def _lit(self, clause: str) -> str:
+        if clause not in self.lits:
+            name = f"clause:{clause}"
+            self.lits[clause] = b = z3.Bool(name)
+            self.lit_clause[b] = clause
+            self._decls.append(f"(declare-const {_sym(name)} Bool)")
+        return _sym(f"clause:{clause}")
+
+    def _tag(self, clause: str, constraint: str) -> None:
+        """A clause's constraint: under its literal when tagged, else asserted outright."""
+        self.add(f"(=> {self._lit(clause)} {constraint})" if self.tagged else constraint)
+
+    def _rule(self, rule, constraint: str) -> None:
+        uses = self.rule_uses.setdefault(rule.clause, [])
+        uses += [c for c in rule.uses if c not in uses]
+        self._tag(rule.clause, constraint)
+
+    def _apply(self, rule, env: dict) -> str:
+        """The rule over these numbers (SMT terms), as a call of a function defined once."""
+        fn = self._rule_fns.get(id(rule))
+        if fn is None:
+            fn = self._rule_fns[id(rule)] = f"rule!{len(self._rule_fns)}"
+            body = rule.expr.to_z3(dict(self.params, **{n: z3.Int(n) for n in _NUMBERS})).sexpr()
+            args = " ".join(f"({n} Int)" for n in _NUMBERS)
+            self._decls.append(f"(define-fun {fn} ({args}) Bool {body})")
+        return f"({fn} {' '.join(env[n] for n in _NUMBERS)})"
 
     def points_read(self, kind) -> bool:
         return _reads("points", kind.rules) or any(
@@ -436,7 +533,7 @@ class MeldSolver(_Queries):
     def _plan(self, kind, shapeless: bool) -> _Plan:
         key = (kind.id, shapeless)
         if key not in self._plan_of:
-            self._plan_of[key] = p = _Plan(self, kind, shapeless)
+            self._plan_of[key] = p = _Plan(self, kind, shapeless, len(self.plans))
             self.plans.append(p)
         return self._plan_of[key]
 
@@ -450,87 +547,82 @@ class MeldSolver(_Queries):
             return self._place_multiset(plan, ctx)
         return self._place_positional(plan, ctx)
 
-    def _gate(self, plan: _Plan, off) -> None:
+    def _gate(self, plan: _Plan, off: str) -> None:
         """A shapeless meld exists only with its kind's clause relaxed."""
         if plan.shapeless:
             self._tag(plan.kind.clause, off)
 
-    def _fits(self, ctx: _Ctx, plan: _Plan, size):
-        return (size == ctx.slot.size) if ctx.slot.exact else (size >= ctx.slot.size)
-
-    def _meld_rules(self, plan: _Plan, active, env) -> None:
-        for rule in plan.kind.rules:
-            self._rule(rule, z3.Implies(active, rule.expr.to_z3(env)))
+    def _fits(self, ctx: _Ctx, size: str) -> str:
+        return f"(= {size} {ctx.slot.size})" if ctx.slot.exact else f"(>= {size} {ctx.slot.size})"
 
     def _place_open(self, plan: _Plan, ctx: _Ctx) -> list:
-        s = self.s
         groups = list(plan.groups)
         lower = max(1, plan.size_min, 0 if ctx.slot.exact else ctx.slot.size)
         merged = not ctx.required and not ctx.slot.exact and _merge_closed(plan.kind.rules, self.params)
+        tag = f"{ctx.tag}{plan.id}"
         if ctx.required:
-            melds = [_Open(self, plan, ctx, f"{ctx.tag}_{plan.id}_{j}", groups) for j in range(ctx.count)]
+            melds = [_Open(self, plan, ctx, f"{tag}_{j}", groups) for j in range(ctx.count)]
         elif merged:
-            melds = [_Open(self, plan, ctx, f"{ctx.tag}_{plan.id}_g{j}", [g]) for j, g in enumerate(groups)]
+            melds = [_Open(self, plan, ctx, f"{tag}_g{j}", [g]) for j, g in enumerate(groups)]
         else:
-            melds = [_Open(self, plan, ctx, f"{ctx.tag}_{plan.id}_{j}", groups) for j in range(self.N // lower)]
+            melds = [_Open(self, plan, ctx, f"{tag}_{j}", groups) for j in range(self.N // lower)]
         for m in melds:
-            self._gate(plan, z3.Not(m.act))
+            self._gate(plan, f"(not {m.act})")
             if plan.size_min > 1:
-                s.add(z3.Implies(m.act, m.size >= plan.size_min))
-            self._tag(ctx.slot.clause, z3.Implies(m.act, self._fits(ctx, plan, m.size)))
-            self._meld_rules(plan, m.act, plan.numbers(m.size, m.naturals, m.wilds, m.points, m.face))
+                self.add(f"(=> {m.act} (>= {m.size} {plan.size_min}))")
+            self._tag(ctx.slot.clause, f"(=> {m.act} {self._fits(ctx, m.size)})")
+            env = dict(size=m.size, naturals=m.naturals, wilds=m.wilds, points=m.points, face_points=m.face)
+            for rule in plan.kind.rules:
+                self._rule(rule, f"(=> {m.act} {self._apply(rule, env)})")
         if not merged:                                        # interchangeable copies: in order
             for a, b in zip(melds, melds[1:]):
-                s.add(z3.Implies(b.act, a.act))
+                self.add(f"(=> {b.act} {a.act})")
                 for j, g in enumerate(groups):
                     if len(groups) > 1:
-                        s.add(z3.Implies(b.pick[g], z3.Or([a.pick[u] for u in groups[:j + 1]])))
-                    s.add(z3.Implies(z3.And(b.act, a.pick[g], b.pick[g]), a.size >= b.size))
+                        self.add(f"(=> {b.pick[g]} {_or(a.pick[u] for u in groups[:j + 1])})")
+                    self.add(f"(=> {_and([b.act, a.pick[g], b.pick[g]])} (>= {a.size} {b.size}))")
         if ctx.required:
             for m in melds:
                 self.required_units.setdefault(id(ctx), []).append(
-                    [(dict(zip(plan.same, g)), z3.If(z3.And(m.act, p), 1, 0)) for g, p in m.pick.items()])
-        return [z3.If(m.act, 1, 0) for m in melds]
-
-    def _multiplicity(self, ctx: _Ctx, plan: _Plan, tag: str, most: int):
-        n = z3.Int(tag)
-        self.s.add(n >= 0, n <= most)
-        return n
+                    [(dict(zip(plan.same, g)), f"(ite {_and([m.act, p])} 1 0)") for g, p in m.pick.items()])
+        return [f"(ite {m.act} 1 0)" for m in melds]
 
     def _place_multiset(self, plan: _Plan, ctx: _Ctx) -> list:
-        q = self
-        wild_values = {w.value for w in q.wild_types}
+        wild_values = {w.value for w in self.wild_types}
         specific = plan.face and len(wild_values) > 1
         wild_options = ([tuple(c) for b in range(plan.size_max + 1)
-                         for c in itertools.combinations_with_replacement([w.index for w in q.wild_types], b)]
+                         for c in itertools.combinations_with_replacement([w.index for w in self.wild_types], b)]
                         if specific else [(None,) * b for b in range(plan.size_max + 1)])
+        one = self.wild_types[0].value if self.wild_types else 0
         out = []
         for ci, (cls, ts) in enumerate(plan.classes.items()):
             v = plan.value[cls]
             for a in range(plan.size_max + 1):
                 for wo in wild_options:
                     size = a + len(wo)
-                    if size < max(1, plan.size_min) or size > plan.size_max or (not q.wild_types and wo):
+                    if size < max(1, plan.size_min) or size > plan.size_max or (not self.wild_types and wo):
                         continue
                     if a == 0 and not wo:
                         continue
-                    wface = sum(q.spec.cards.types[w].value for w in wo) if specific else (
-                        len(wo) * (q.wild_types[0].value if q.wild_types else 0))
-                    env = plan.numbers(size, a, len(wo), v * size, v * a + wface)
-                    n = self._multiplicity(ctx, plan, f"n_{ctx.tag}_{plan.id}_{ci}_{a}_{'_'.join(map(str, wo))}",
-                                           ctx.count if ctx.required else self.N)
-                    self._gate(plan, n == 0)
+                    wface = sum(self.spec.cards.types[w].value for w in wo) if specific else len(wo) * one
+                    env = dict(self.params, size=size, naturals=a, wilds=len(wo), points=v * size,
+                               face_points=v * a + wface)
+                    against = [r for r in plan.kind.rules if not r.expr.evaluate(env)]
+                    if not self.tagged and (against or not ctx.slot.fits(size)):
+                        continue                 # untagged: a candidate no clause allows is never made
+                    n = self.int(f"n_{ctx.tag}{plan.id}_{ci}_{a}_{'_'.join(map(str, wo))}".replace("None", "w"),
+                                 ctx.count if ctx.required else self.N)
+                    self._gate(plan, f"(= {n} 0)")
                     if not ctx.slot.fits(size):
-                        self._tag(ctx.slot.clause, n == 0)
-                    for rule in plan.kind.rules:
-                        if not rule.expr.evaluate(env):
-                            self._rule(rule, n == 0)
+                        self._tag(ctx.slot.clause, f"(= {n} 0)")
+                    for rule in against:
+                        self._rule(rule, f"(= {n} 0)")
                     if a:
-                        plan.demand[cls].append(a * n)
+                        plan.demand[cls].append(_mul(a, n))
                     for w in wo:
                         (plan.wild_generic if w is None else plan.wild_specific[w]).append(n)
-                    plan.sizes.append(size * n)
-                    plan.point_terms.append(v * size * n)
+                    plan.sizes.append(_mul(size, n))
+                    plan.point_terms.append(_mul(v * size, n))
                     plan.units.append((ctx, (cls, a, wo), n, None))
                     if ctx.required:
                         self.required_units.setdefault(id(ctx), []).append(
@@ -568,7 +660,8 @@ class MeldSolver(_Queries):
                 size, pts = len(pos), sum(plan.value[c] for c in pos)
                 limits, banned = [], []
                 for rule in plan.kind.rules:
-                    ok = [k for k in range(size + 1) if rule.expr.evaluate(plan.numbers(size, size - k, k, pts, 0))]
+                    ok = [k for k in range(size + 1) if rule.expr.evaluate(
+                        dict(self.params, size=size, naturals=size - k, wilds=k, points=pts, face_points=0))]
                     if not ok:
                         banned.append(rule)
                     elif len(ok) < size + 1:
@@ -580,28 +673,29 @@ class MeldSolver(_Queries):
         out = []
         for si, (g, pos, pts, limits, banned) in enumerate(plan.shapes):
             size = len(pos)
-            n = self._multiplicity(ctx, plan, f"n_{ctx.tag}_{plan.id}_{si}",
-                                   ctx.count if ctx.required else self.N // size)
-            self._gate(plan, n == 0)
+            if not self.tagged and (banned or not ctx.slot.fits(size)):
+                continue
+            n = self.int(f"n_{ctx.tag}{plan.id}_{si}", ctx.count if ctx.required else self.N // size)
+            self._gate(plan, f"(= {n} 0)")
             if not ctx.slot.fits(size):
-                self._tag(ctx.slot.clause, n == 0)
+                self._tag(ctx.slot.clause, f"(= {n} 0)")
             for rule in banned:
-                self._rule(rule, n == 0)
+                self._rule(rule, f"(= {n} 0)")
             ws = None
             if plan.exact:
-                ws = [z3.Int(f"w_{ctx.tag}_{plan.id}_{si}_{j}") for j in range(size)]
-                self.s.add([z3.And(w >= 0, w <= n) for w in ws])
-                total = z3.Sum(ws)
+                ws = [self.int(f"w_{ctx.tag}{plan.id}_{si}_{j}") for j in range(size)]
+                self.add(_and(f"(<= {w} {n})" for w in ws))
+                total = _sum(ws)
                 for rule, lo, hi in limits:
-                    self._rule(rule, z3.And(total >= lo * n, total <= hi * n))
+                    self._rule(rule, f"(and (>= {total} {_mul(lo, n)}) (<= {total} {_mul(hi, n)}))")
                 plan.wild_generic.append(total)
                 for c, w in zip(pos, ws):
-                    plan.demand[c].append(n - w)
+                    plan.demand[c].append(f"(- {n} {w})")
             else:
                 for c in pos:
                     plan.demand[c].append(n)
-            plan.sizes.append(size * n)
-            plan.point_terms.append(pts * n)
+            plan.sizes.append(_mul(size, n))
+            plan.point_terms.append(_mul(pts, n))
             plan.units.append((ctx, (g, pos), n, ws))
             if ctx.required:
                 self.required_units.setdefault(id(ctx), []).append([(dict(zip(plan.same, g)), n)])
@@ -613,8 +707,6 @@ class MeldSolver(_Queries):
         """Required melds differ in the contract's distinct attributes (where their kind
         fixes them)."""
         c = self.contract
-        if not c.distinct:
-            return
         for attr in c.distinct:
             per_value: dict = {}
             for units in self.required_units.values():
@@ -624,42 +716,38 @@ class MeldSolver(_Queries):
                             per_value.setdefault(fixed[attr], []).append(term)
             for terms in per_value.values():
                 if len(terms) > 1:
-                    self._tag(c.distinct_clause, z3.Sum(terms) <= 1)
+                    self._tag(c.distinct_clause, f"(<= {_sum(terms)} 1)")
 
     def _finish(self) -> dict:
         """Per plan: naturals per card type (a class's naturals split between its types),
         wilds per wild type; the plan's numbers for the lay rules. Returns the laid terms."""
-        s, N = self.s, self.N
         laid: dict[int, list] = {t.index: [] for t in self.types}
         wild_face_split = len({w.value for w in self.wild_types}) > 1 and _reads("face_points", self.contract.rules)
         generic_all = []
         for p in self.plans:
-            p.u: dict[int, object] = {}
-            for cls, ts in p.classes.items():
-                d = z3.Sum(p.demand[cls]) if p.demand[cls] else None
-                if d is None:
+            for ci, (cls, ts) in enumerate(p.classes.items()):
+                if not p.demand[cls]:
                     continue
+                d = _sum(p.demand[cls])
                 if p.mode == "positional" and not p.exact:
-                    sig = z3.Int(f"sigma_{p.id}_{len(p.stand)}")
-                    p.stand[cls] = sig
-                    s.add(sig >= 0, sig <= N, d - sig >= 0)
+                    sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}")
+                    self.add(f"(>= {d} {sig})")
                     p.wild_generic.append(sig)
-                    d = d - sig
+                    d = f"(- {d} {sig})"
                 if len(ts) == 1:
                     p.u[ts[0]] = d
                 else:
-                    us = [z3.Int(f"u_{p.id}_{t}") for t in ts]
-                    s.add([z3.And(u >= 0, u <= N) for u in us])
-                    s.add(z3.Sum(us) == d)
+                    us = [self.int(f"u_{p.id}_{t}") for t in ts]
+                    self.add(f"(= {_sum(us)} {d})")
                     p.u.update(zip(ts, us))
+                    p.u_vars.update(zip(ts, us))
             for t, u in p.u.items():
                 laid[t].append(u)
-            p.wilds = z3.Sum(p.wild_generic) if p.wild_generic else z3.IntVal(0)
+            p.wilds = _sum(p.wild_generic)
             p.omega = {}
             if wild_face_split and p.wild_generic:
-                p.omega = {w.index: z3.Int(f"omega_{p.id}_{w.index}") for w in self.wild_types}
-                s.add([z3.And(v >= 0, v <= N) for v in p.omega.values()])
-                s.add(z3.Sum(list(p.omega.values())) == p.wilds)
+                p.omega = {w.index: self.int(f"omega_{p.id}_{w.index}") for w in self.wild_types}
+                self.add(f"(= {_sum(p.omega.values())} {p.wilds})")
                 for w, v in p.omega.items():
                     laid[w].append(v)
             elif p.wild_generic:
@@ -669,30 +757,31 @@ class MeldSolver(_Queries):
         self.omega = {}
         if generic_all and self.wild_types:
             if len(self.wild_types) == 1:
-                laid[self.wild_types[0].index] += generic_all
-                self.omega = {self.wild_types[0].index: z3.Sum(generic_all)}
+                w = self.wild_types[0].index
+                self.omega = {w: self.int(f"omega_{w}")}
+                self.add(f"(= {self.omega[w]} {_sum(generic_all)})")
+                laid[w].append(self.omega[w])
             else:
-                self.omega = {w.index: z3.Int(f"omega_{w.index}") for w in self.wild_types}
-                s.add([z3.And(v >= 0, v <= N) for v in self.omega.values()])
-                s.add(z3.Sum(list(self.omega.values())) == z3.Sum(generic_all))
+                self.omega = {w.index: self.int(f"omega_{w.index}") for w in self.wild_types}
+                self.add(f"(= {_sum(self.omega.values())} {_sum(generic_all)})")
                 for w, v in self.omega.items():
                     laid[w].append(v)
         elif generic_all:
-            s.add(z3.Sum(generic_all) == 0)
-        return {t: z3.Sum(terms) if terms else z3.IntVal(0) for t, terms in laid.items()}
+            self.add(f"(= {_sum(generic_all)} 0)")
+        return {t: _sum(terms) for t, terms in laid.items()}
 
     def _plan_numbers(self, p: _Plan) -> dict:
         types = self.spec.cards.types
-        size = z3.Sum(p.sizes) if p.sizes else z3.IntVal(0)
-        wilds = z3.Sum([p.wilds] + [t for ts in p.wild_specific.values() for t in ts])
-        face = [types[t].value * u for t, u in p.u.items()]
-        face += [types[w].value * z3.Sum(ts) for w, ts in p.wild_specific.items() if ts]
+        size = _sum(p.sizes)
+        wilds = _sum([p.wilds] + [t for ts in p.wild_specific.values() for t in ts])
+        face = [_mul(types[t].value, u) for t, u in p.u.items()]
+        face += [_mul(types[w].value, _sum(ts)) for w, ts in p.wild_specific.items() if ts]
         if p.omega:
-            face += [types[w].value * v for w, v in p.omega.items()]
+            face += [_mul(types[w].value, v) for w, v in p.omega.items()]
         elif self.wild_types:
-            face.append(self.wild_types[0].value * p.wilds)
-        return dict(size=size, naturals=size - wilds, wilds=wilds,
-                    points=z3.Sum(p.point_terms) if p.point_terms else z3.IntVal(0), face_points=z3.Sum(face))
+            face.append(_mul(self.wild_types[0].value, p.wilds))
+        return dict(size=size, naturals=f"(- {size} {wilds})", wilds=wilds, points=_sum(p.point_terms),
+                    face_points=_sum(face))
 
     def _lay_rules(self) -> None:
         """Rules over the whole lay-down: numbers summed over the melds of the kinds counted."""
@@ -700,34 +789,77 @@ class MeldSolver(_Queries):
         for rule in self.contract.rules:
             if per_plan is None:
                 per_plan = [(p, self._plan_numbers(p)) for p in self.plans]
-            env = dict(self.params)
-            for n in _NUMBERS:
-                terms = [nums[n] for p, nums in per_plan if rule.kinds is None or p.kind.id in rule.kinds]
-                env[n] = z3.Sum(terms) if terms else z3.IntVal(0)
-            self._rule(rule, rule.expr.to_z3(env))
+            env = {n: _sum([nums[n] for p, nums in per_plan if rule.kinds is None or p.kind.id in rule.kinds])
+                   for n in _NUMBERS}
+            self._rule(rule, self._apply(rule, env))
+
+    def _conserve_text(self, laid: dict) -> None:
+        """L[t] = the cards of type t the melds use, at most H[t]; all of H in `decide`
+        mode; the keep for `best_lay`."""
+        c = self.contract
+        for t in self.spec.cards.types:
+            self._decls.append(f"(declare-const H_{t.index} Int)")
+        for t in self.types:
+            self._decls.append(f"(declare-const L_{t.index} Int)")
+            self.add(f"(= L_{t.index} {laid[t.index]})")
+            self.add(f"(<= L_{t.index} H_{t.index})")
+        self.H = {t.index: z3.Int(f"H_{t.index}") for t in self.spec.cards.types}
+        self.L = {t.index: z3.Int(f"L_{t.index}") for t in self.types}
+        self._decls.append("(declare-const mode:all-laid Bool)".replace("mode:all-laid", _sym("mode:all-laid")))
+        self.all_laid = z3.Bool("mode:all-laid")
+        self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{i} H_{i})' for i in self.L)})")
+        self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
+        self.keep_lit = None
+        if c.keep:
+            name = f"keep:{c.keep_clause}"
+            self.keep_lit = z3.Bool(name)
+            self.lit_clause[self.keep_lit] = c.keep_clause
+            self._decls.append(f"(declare-const {_sym(name)} Bool)")
+            self.add(f"(=> {_sym(name)} (>= (- {_sum(f'H_{t.index}' for t in self.spec.cards.types)} "
+                     f"{_sum(f'L_{i}' for i in self.L)}) {c.keep}))")
+
+    def _hand(self, hand) -> list:
+        """The hand's count literals; those not made yet are made together in one parse."""
+        if sum(hand) > self.N:
+            raise ValueError(f"a hand of {sum(hand)} cards exceeds this solver's capacity ({self.N})")
+        lits = self._hand_lits
+        missing = [(i, k) for i, k in enumerate(hand) if (i, k) not in lits]
+        if missing:
+            text = [f"(declare-const hand_{i}_{k} Bool)" for i, k in missing]     # H: declared in the build
+            text += [f"(assert (=> hand_{i}_{k} (= H_{i} {k})))" for i, k in missing]
+            self.s.from_string("\n".join(text))
+            for i, k in missing:
+                lits[i, k] = z3.Bool(f"hand_{i}_{k}")
+        return [lits[i, k] for i, k in enumerate(hand)]
 
     # ---- reading the answer --------------------------------------------------------------
     def _witness(self, model, hand) -> list[PlacedMeld]:
-        """The melds of a model: counts per class turned into cards, type by type."""
+        """The melds of a model: counts per class turned into cards, type by type. The
+        model is read once, as text."""
         types = self.spec.cards.types
+        vals: dict = {}
+        packed, base = model.eval(self._packed, True).as_long(), self._base
+        for name, is_bool in self._vars:
+            packed, v = divmod(packed, base)
+            vals[name] = bool(v) if is_bool else v
 
-        def ev(e):
-            return model.eval(e, True).as_long()
+        def ev(term):
+            """A term's value: a variable, or a sum / difference / product of them."""
+            if term in vals:
+                return vals[term]
+            if term[0] != "(":
+                return int(term) if term.isdigit() else 0
+            return _eval_sexpr(term, vals)
 
-        wild_pool: dict = {}                    # plan id or None -> list of wild types
-        for w, v in self.omega.items():
-            wild_pool.setdefault(None, []).extend([w] * ev(v))
+        wild_pool: list = [w for w, v in self.omega.items() for _ in range(ev(v))]
         out_req, out_extra = [], []
         for p in self.plans:
             pool = {}
             for cls, ts in p.classes.items():
-                if not any(t in p.u for t in ts):
-                    continue
-                got = [t for t in ts for _ in range(ev(p.u[t]))]
+                got = [t for t in ts if t in p.u for _ in range(ev(p.u[t]))]
                 if got:
                     pool[cls] = got
-            own = [w for w, v in p.omega.items() for _ in range(ev(v))]
-            wilds = own if p.omega else wild_pool.setdefault(None, [])
+            wilds = [w for w, v in p.omega.items() for _ in range(ev(v))] if p.omega else wild_pool
             first = {c: ts[0] for c, ts in p.classes.items()}
 
             def meld(required, nats, wl, stand, kind=p.kind.id):
@@ -738,21 +870,21 @@ class MeldSolver(_Queries):
                 (out_req if required else out_extra).append(pm)
 
             for m in p.opens:
-                if not z3.is_true(model.eval(m.act, True)):
+                if not vals.get(m.act, False):
                     continue
-                nats = [pool[c].pop() for c, v in m.a.items() for _ in range(ev(v))]
-                wl = [w for w, v in m.b.items() if w is not None for _ in range(ev(v))]
+                nats = [pool[c].pop() for c, v in m.a.items() for _ in range(vals.get(v, 0))]
+                wl = [w for w, v in m.b.items() if w is not None for _ in range(vals.get(v, 0))]
                 if None in m.b:
-                    wl += [wilds.pop() for _ in range(ev(m.b[None]))]
+                    wl += [wilds.pop() for _ in range(vals.get(m.b[None], 0))]
                 if m.st:
-                    stand = [first[c] for c, v in m.st.items() for _ in range(ev(v))]
+                    stand = [first[c] for c, v in m.st.items() for _ in range(vals.get(v, 0))]
                 else:
-                    g = next(g for g, pk in m.pick.items() if z3.is_true(model.eval(pk, True)))
+                    g = next(g for g, pk in m.pick.items() if pk == "true" or vals.get(pk, False))
                     stand = [first[p.groups[g][0]]] * len(wl)
                 meld(m.required, nats, wl, stand)
             laid_out = []                       # positional melds: (ctx, positions, which are wild)
             for ctx, cand, n, ws in p.units:
-                k = ev(n)
+                k = vals.get(n, 0)
                 if not k:
                     continue
                 if p.mode == "multiset":
@@ -766,11 +898,11 @@ class MeldSolver(_Queries):
                 if ws is not None:              # round robin: each meld's wilds differ by one at most
                     r = 0
                     for j, w in enumerate(ws):
-                        for _ in range(ev(w)):
+                        for _ in range(vals.get(w, 0)):
                             copies[r % k][j] = True
                             r += 1
                 laid_out += [(ctx, pos, cp) for cp in copies]
-            holes = {c: ev(v) for c, v in p.stand.items()}
+            holes = {c: vals.get(v, 0) for c, v in p.stand.items()}
             for ctx, pos, cp in laid_out:
                 for j, c in enumerate(pos):
                     if holes.get(c, 0) > 0:
@@ -780,6 +912,40 @@ class MeldSolver(_Queries):
                 stand = [first[c] for c, wild in zip(pos, cp) if wild]
                 meld(ctx.required, nats, [wilds.pop() for _ in stand], stand)
         return out_req + out_extra
+
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+
+
+def _eval_sexpr(text: str, vals: dict) -> int:
+    """The value of an SMT-LIB integer term made of +, -, * over numbers and variables."""
+    tokens = _TOKEN.findall(text)
+    pos = 0
+
+    def term():
+        nonlocal pos
+        tok = tokens[pos]
+        pos += 1
+        if tok != "(":
+            return vals.get(tok, 0) if not tok.isdigit() else int(tok)
+        op = tokens[pos]
+        pos += 1
+        args = []
+        while tokens[pos] != ")":
+            args.append(term())
+        pos += 1
+        if op == "+":
+            return sum(args)
+        if op == "-":
+            return -args[0] if len(args) == 1 else args[0] - sum(args[1:])
+        if op == "*":
+            out = 1
+            for a in args:
+                out *= a
+            return out
+        raise ValueError(f"cannot read {op!r} in a witness term")
+
+    return term()
 
 
 def _first_sentence(text: str) -> str:
