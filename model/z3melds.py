@@ -671,10 +671,14 @@ class MeldSolver(_Queries):
                 plan.exact |= bool(limits)
                 plan.shapes.append((g, pos, pts, limits, banned))
         out = []
+        allowed = {(g, pos) for g, pos, _, _, banned in plan.shapes if not banned and ctx.slot.fits(len(pos))}
         for si, (g, pos, pts, limits, banned) in enumerate(plan.shapes):
             size = len(pos)
             if not self.tagged and (banned or not ctx.slot.fits(size)):
                 continue
+            if not self.tagged and not ctx.required and not plan.exact and any(
+                    (g, pos[:k]) in allowed and (g, pos[k:]) in allowed for k in range(1, size)):
+                continue     # the two melds it splits into do as well (no rule reads a meld's wilds)
             n = self.int(f"n_{ctx.tag}{plan.id}_{si}", ctx.count if ctx.required else self.N // size)
             self._gate(plan, f"(= {n} 0)")
             if not ctx.slot.fits(size):
