@@ -408,10 +408,13 @@ class _LikeCards:
         self.fit_extra = [self._fits(s) for s in extra_slots]
         self.rules = kind.rules if kind else ()
         self.params = params
-        self.split_memo: dict = {}
+        self._rules_ok: dict = {}
+        self._table, self._tc, self._tw = {}, -1, -1
         self.options_memo: dict = {}
         self.verdicts: dict = {}
         self.witness_memo: dict = {}
+        self.prefix_memo: dict = {}
+        self.wcap = sum(n for t, n in enumerate(spec.deck()) if types[t].wild)   # the most wilds a deck holds
 
     def _fits(self, slot):
         lo = max(1, self.kind.size_min)
@@ -420,109 +423,165 @@ class _LikeCards:
     def _ok(self, fits, a: int, b: int) -> bool:
         if not fits(a + b):
             return False
-        env = dict(self.params, size=a + b, naturals=a, wilds=b)
-        return all(r.expr.evaluate(env) for r in self.rules)
+        key = (a, b)
+        ok = self._rules_ok.get(key)
+        if ok is None:
+            env = dict(self.params, size=a + b, naturals=a, wilds=b)
+            ok = self._rules_ok[key] = all(r.expr.evaluate(env) for r in self.rules)
+        return ok
 
     # ---- one cell ---------------------------------------------------------------------------
+    def _tables(self, c: int, w: int) -> dict:
+        """{required melds per group: [bit mask over wilds, per number of naturals]}: which
+        (naturals, wilds) of one cell split into those required melds and any further
+        melds. Built for every cell size at once, as sums of meld shapes over bit masks;
+        grown when a hand needs more."""
+        if c <= self._tc and w <= self._tw:
+            return self._table
+        C, W = max(c, self._tc, 4), max(w, self._tw, 4)
+        full = (1 << (W + 1)) - 1
+
+        def melds(fits_list):
+            return [(a, b) for a in range(C + 1) for b in range(W + 1)
+                    if (a or b) and any(self._ok(f, a, b) for f in fits_list)]
+
+        extra = melds(self.fit_extra)
+        f0 = [0] * (C + 1)
+        f0[0] = 1
+        for cc in range(C + 1):                  # further melds, any number of them
+            while True:
+                before = f0[cc]
+                for a, b in extra:
+                    if a <= cc and (a or f0[cc]):
+                        f0[cc] |= (f0[cc - a] << b) & full
+                if f0[cc] == before:
+                    break
+        table = {(0,) * len(self.need): f0}
+        required = [melds([f]) for f in self.fit_req]
+        for need in sorted(itertools.product(*[range(n + 1) for n in self.need]), key=sum):
+            if not any(need):
+                continue
+            i = next(i for i, n in enumerate(need) if n)
+            prev = table[need[:i] + (need[i] - 1,) + need[i + 1:]]
+            cur = [0] * (C + 1)
+            for cc in range(C + 1):
+                for a, b in required[i]:
+                    if a <= cc:
+                        cur[cc] |= (prev[cc - a] << b) & full
+            table[need] = cur
+        self._table, self._tc, self._tw = table, C, W
+        self.options_memo.clear()
+        return table
+
     def split(self, c: int, w: int, need: tuple):
         """c naturals and w wilds of one cell as `need` required melds (per group) and any
         further melds: a list of (group index or None, naturals, wilds), or None."""
-        key = (c, w, need)
-        if key in self.split_memo:
-            return self.split_memo[key]
-        found = None
-        if c == 0 and w == 0:
-            found = [] if not any(need) else None
-        else:
+        table = self._tables(c, w)
+        if not table[need][c] >> w & 1:
+            return None
+        out = []
+        while c or w or any(need):
             i = next((i for i, n in enumerate(need) if n), None)
             fits = [self.fit_req[i]] if i is not None else self.fit_extra
             rest = need if i is None else need[:i] + (need[i] - 1,) + need[i + 1:]
-            for a in range(c, -1, -1):
-                for b in range(w + 1):
-                    if (a or b) and any(self._ok(f, a, b) for f in fits):
-                        sub = self.split(c - a, w - b, rest)
-                        if sub is not None:
-                            found = [(i, a, b)] + sub
-                            break
-                if found is not None:
-                    break
-        self.split_memo[key] = found
-        return found
+            a, b = next((a, b) for a in range(c, -1, -1) for b in range(w + 1)
+                        if (a or b) and any(self._ok(f, a, b) for f in fits) and table[rest][c - a] >> (w - b) & 1)
+            out.append((i, a, b))
+            c, w, need = c - a, w - b, rest
+        return out
 
     def options(self, c: int, alone: int, wmax: int) -> dict:
         """What a cell of c naturals (`alone` of which may go down by themselves) can take:
         {required melds per group: bit mask of the wild counts it can absorb}."""
         key = (c, alone, wmax)
-        if key in self.options_memo:
-            return self.options_memo[key]
+        hit = self.options_memo.get(key)
+        if hit is not None:
+            return hit
+        table = self._tables(c, wmax)
+        full = (1 << (wmax + 1)) - 1
         out: dict = {}
-        ranges = [range(n + 1) for n in self.need]
-        for need in itertools.product(*ranges):
+        for need, masks in table.items():
             if self.distinct and sum(need) > 1:
                 continue
             mask = 0
             for cc in range(c - alone, c + 1):
-                for w in range(wmax + 1):
-                    if self.split(cc, w, need) is not None:
-                        mask |= 1 << w
-            if mask:
-                out[need] = mask
+                mask |= masks[cc]
+            if mask & full:
+                out[need] = mask & full
         self.options_memo[key] = out
         return out
 
     # ---- the hand ---------------------------------------------------------------------------
-    def signature(self, hand) -> tuple:
-        if any(hand[s] for s in self.specials):
+    def signature(self, hand):
+        """(sorted cell counts, naturals that may go alone, empty cells), wilds; None when
+        the hand holds a card that never melds."""
+        if self.specials and any(hand[s] for s in self.specials):
             return None
         w = sum(self.wild_get(hand)) - hand[0] if self.wild_get else 0
         if self.single_type_cells:
             counts = self.nat_get(hand)[:self.n_nat]
             if not self.nat_alone:
-                return tuple(sorted(x for x in counts if x)), 0, counts.count(0), w
+                return (tuple(sorted(filter(None, counts))), (), counts.count(0)), w
             cs = sorted((x, x if f else 0) for x, f in zip(counts, self.alone_flags) if x)
-            return tuple(x for x, _ in cs), tuple(y for _, y in cs), counts.count(0), w
+            return (tuple(x for x, _ in cs), tuple(y for _, y in cs), counts.count(0)), w
         cells = sorted((sum(hand[t] for t in cell), sum(hand[t] for t in cell if t in self.nat_alone))
                        for cell in self.cells)
         cs = tuple(x for x in cells if x[0])
-        return tuple(x for x, _ in cs), tuple(y for _, y in cs), len(cells) - len(cs), w
+        return (tuple(x for x, _ in cs), tuple(y for _, y in cs), len(cells) - len(cs)), w
 
     def legal(self, hand) -> bool:
         sig = self.signature(hand)
         if sig is None:
             return False
-        v = self.verdicts.get(sig)
+        key, w = sig
+        if self.loose_wilds and w <= self.wcap:
+            # wilds left over go down alone: legal iff the fewest wilds the cells need fit
+            least = self.verdicts.get(key, -1)
+            if least == -1:
+                if len(self.verdicts) > 200_000:
+                    self.verdicts.clear()
+                final = self._final(key, self.wcap)
+                least = self.verdicts[key] = (final & -final).bit_length() - 1 if final else None
+            return least is not None and least <= w
+        v = self.verdicts.get((key, w))
         if v is None:
-            if len(self.verdicts) > 200_000:
-                self.verdicts.clear()
-            v = self.verdicts[sig] = self._decide(sig)
+            final = self._final(key, w)
+            v = self.verdicts[key, w] = bool(final >> (0 if self.loose_wilds else w))
         return v
 
-    def _cells_of(self, sig):
-        counts, alone, empty, w = sig
+    def _cells_of(self, key) -> tuple:
+        counts, alone, empty = key
         alone = alone or (0,) * len(counts)
-        cells = list(zip(counts, alone))
         virtual = min(empty, (sum(self.need) + 1) if self.distinct else 1)
-        return cells + [(0, 0)] * virtual, w
+        return tuple(zip(counts, alone)) + ((0, 0),) * virtual
 
-    def _decide(self, sig) -> bool:
-        cells, w = self._cells_of(sig)
+    def _final(self, key, w: int) -> int:
+        """Bit mask of the wild totals the cells can absorb with every required meld laid."""
+        return self._states(self._cells_of(key), w).get(self.need, 0)
+
+    def _states(self, cells: tuple, w: int) -> dict:
+        """{required melds placed: bit mask of wilds used} over these cells; kept per
+        prefix, since sorted signatures share their prefixes."""
+        memo = self.prefix_memo
+        i = len(cells)
+        while i and (cells[:i], w) not in memo:
+            i -= 1
+        states = memo[cells[:i], w] if i else {(0,) * len(self.need): 1}
         full = (1 << (w + 1)) - 1
-        states = {(0,) * len(self.need): 1}
-        for c, alone in cells:
-            opts = self.options(c, alone, w)
+        for j in range(i, len(cells)):
+            c, alone = cells[j]
             new: dict = {}
-            for have, mask in states.items():
-                for need, m in opts.items():
+            for need, m in self.options(c, alone, w).items():
+                for have, mask in states.items():
                     tot = tuple(x + y for x, y in zip(have, need))
                     if any(x > y for x, y in zip(tot, self.need)):
                         continue
                     new[tot] = new.get(tot, 0) | (_mask_sum(mask, m) & full)
             states = new
-            if not states:
-                return False
-        final = states.get(self.need, 0)
-        lo = 0 if self.loose_wilds else w
-        return bool(final >> lo)
+            if len(memo) > 500_000:
+                memo.clear()
+            memo[cells[:j + 1], w] = states
+        return states
 
     def _choices(self, sig) -> list[tuple]:
         """For a legal signature, per cell in its order (virtual empty cells last): the
@@ -531,7 +590,7 @@ class _LikeCards:
         hit = self.witness_memo.get(sig)
         if hit is not None:
             return hit
-        cells, w_total = self._cells_of(sig)
+        cells, w_total = self._cells_of(sig[0]), sig[1]
         lo = 0 if self.loose_wilds else w_total
         full = (1 << (w_total + 1)) - 1
         suffix = [{(0,) * len(self.need): 1}]            # what the cells from j on can do
@@ -579,7 +638,7 @@ class _LikeCards:
         cells = [([t for t in cell for _ in range(hand[t])], cell) for cell in self.cells]
         cells.sort(key=lambda x: (len(x[0]), sum(t in self.nat_alone for t in x[0])))
         seq = [x for x in cells if x[0]]
-        seq += [x for x in cells if not x[0]][:len(self._cells_of(sig)[0]) - len(seq)]
+        seq += [x for x in cells if not x[0]][:len(self._cells_of(sig[0])) - len(seq)]
         wild_cards = [t for t in g.wilds for _ in range(hand[t])]
         out_req, out_extra = [], []
         for (nats, cell), (cc, plan) in zip(seq, self._choices(sig)):
