@@ -8,7 +8,7 @@ them: the stand-in's attributes follow from the meld's shape, and its value only
 where a rule reads `points`.
 
 Contracts made only of like-card melds (a kind with no distinct, run or size cap, plus
-single-card kinds such as Tick's lone wilds) are decided without that search: a meld of
+single-card kinds such as wilds laid alone) are decided without that search: a meld of
 such a kind is fixed by its cell (the values of the kind's `same` attributes) and its
 numbers of naturals and wilds, so a hand reduces to its cell counts. `_LikeCards` works
 out, once per cell count, which required melds and how many wilds that cell can take

@@ -10,7 +10,7 @@ A `CopySolver` holds, for one (spec, contract, capacity N), a fixed pool of meld
     wild's stand-in matters (distinct, run, points), Int y[m][t] = wilds of m standing
     for natural t; same / distinct / run are stated linearly on z = x + y, the cards as
     seen once the wilds are replaced.  A `same` value is a one-hot Bool pick per meld;
-  * an extra slot whose kinds hold one card at most (Tick's wilds laid alone) is kept as
+  * an extra slot whose kinds hold one card at most (say, wilds laid alone) is kept as
     counts c[kind, card type, stand-in] of single-card melds, whose numbers are constants.
 
 The hand is never asserted: Int H[t] is pinned per query by assumption literals

@@ -1,7 +1,7 @@
 """Meld legality decided by Z3, straight from the spec, every rule tagged with its clause.
 
 The questions: may these cards (a hand, as counts by card type) ALL be laid down together
-this turn under a contract (a Tick level, a Rummikub initial meld)?  And for `best_lay`:
+this turn under a contract (a level's minimum lay-down, an initial meld)?  And for `best_lay`:
 which part of the hand to lay so the laid face value is greatest while `contract.keep`
 cards stay in hand?
 
@@ -13,12 +13,12 @@ from the spec as one of three shapes:
     a cell of like naturals (the values of the kind's same/distinct/run attributes), a
     wild standing in where no natural fills it.  Every possible position set (a run's
     start and length, a group's colours) is a candidate with a multiplicity per slot
-    (den Hertog and Hulshof's formulation of Rummikub).  Wilds are counted per cell they
+    (den Hertog and Hulshof's formulation for tile rummy).  Wilds are counted per cell they
     stand in for; where a meld rule reads the wilds (say, at least one natural), per
     candidate and position, the multiplicity's melds sharing them out evenly;
-  * *multiset* (a `size_max`, no distinct/run: Tick's wilds laid alone): every content
+  * *multiset* (a `size_max`, no distinct/run: say, wilds laid alone): every content
     (cell, naturals, wilds) is a candidate with a multiplicity;
-  * *open* (neither: Tick's sets, Level 8's same-number and one-colour): one meld per
+  * *open* (neither: sets of like cards, cards of one colour): one meld per
     required slot, with a count per cell and a one-hot pick of its cell; the further
     melds of a slot are merged into one per cell when the kind's rules and the slot
     survive merging two melds (checked with Z3 once: `wilds <= naturals` does, `size <=
@@ -283,7 +283,7 @@ class _Queries:
 
 # ---- the count encoding --------------------------------------------------------------------------
 # Built as SMT-LIB text and parsed by Z3 in one call: the Python API's per-term overhead
-# made a Tick solver cost 30-40 ms to build; text costs a few.
+# made a solver for an eight-card-kind contract cost 30-40 ms to build; text costs a few.
 
 _SIMPLE = re.compile(r"^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$")
 
