@@ -639,7 +639,7 @@ class _LikeCards:
         cells.sort(key=lambda x: (len(x[0]), sum(t in self.nat_alone for t in x[0])))
         seq = [x for x in cells if x[0]]
         seq += [x for x in cells if not x[0]][:len(self._cells_of(sig[0])) - len(seq)]
-        wild_cards = [t for t in g.wilds for _ in range(hand[t])]
+        wild_cards = [t for t in reversed(g.wilds) for _ in range(hand[t])]   # later wild types first, as the general search lays them
         out_req, out_extra = [], []
         for (nats, cell), (cc, plan) in zip(seq, self._choices(sig)):
             nats = sorted(nats, key=lambda t: t in self.nat_alone)
