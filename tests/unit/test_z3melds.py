@@ -314,21 +314,26 @@ def test_level8_wild_only_pairs_may_take_fresh_numbers():
 
 # ---- witnesses of random hands, checked against the semantics ----------------------------------
 
+def palette_hands(spec, rng, count, most=9):
+    """Hands of a few neighbouring naturals and the wilds, so that legal hands are common."""
+    naturals = sorted(spec.cards.naturals, key=lambda t: tuple(spec.cards.code(a, t.attrs[a]) for a in t.attrs))
+    for _ in range(count):
+        start = rng.randrange(len(naturals) - 4)
+        palette = naturals[start:start + rng.randint(2, 5)] + list(spec.cards.wilds)
+        counts = [0] * len(spec.cards.types)
+        for t in (rng.choice(palette) for _ in range(rng.randint(3, most))):
+            counts[t.index] += 1
+        yield tuple(counts)
+
+
 @pytest.mark.parametrize("game", ["tick", "rummikub", "level8"])
 def test_random_hands_give_sound_witnesses(game):
     import random
     spec = spec_or_skip(game)
     rng = random.Random(11)
     legal = 0
-    for i in range(40):
+    for i, counts in enumerate(palette_hands(spec, rng, 40, most=12)):
         contract = spec.contracts[sorted(spec.contracts)[i % len(spec.contracts)]]
-        # a few neighbouring naturals and the wilds, so that legal hands are common
-        naturals = sorted(spec.cards.naturals, key=lambda t: tuple(spec.cards.code(a, t.attrs[a]) for a in t.attrs))
-        start = rng.randrange(len(naturals) - 4)
-        palette = naturals[start:start + rng.randint(2, 5)] + list(spec.cards.wilds)
-        counts = [0] * len(spec.cards.types)
-        for t in (rng.choice(palette) for _ in range(rng.randint(3, 12))):
-            counts[t.index] += 1
         v = z3melds.decide(spec, contract, tuple(counts))
         assert v.legal is not None
         if v.legal:
@@ -340,17 +345,6 @@ def test_random_hands_give_sound_witnesses(game):
 
 
 # ---- the two encodings and the two twins ---------------------------------------------------------
-
-def palette_hands(spec, rng, count):
-    for _ in range(count):
-        naturals = sorted(spec.cards.naturals, key=lambda t: tuple(spec.cards.code(a, t.attrs[a]) for a in t.attrs))
-        start = rng.randrange(len(naturals) - 4)
-        palette = naturals[start:start + rng.randint(2, 5)] + list(spec.cards.wilds)
-        counts = [0] * len(spec.cards.types)
-        for t in (rng.choice(palette) for _ in range(rng.randint(3, 9))):
-            counts[t.index] += 1
-        yield tuple(counts)
-
 
 @pytest.mark.parametrize("game", ["tick", "rummikub", "level8"])
 def test_count_and_copy_encodings_agree(game):
