@@ -29,13 +29,22 @@ for the kind.  Every number a rule reads (size, naturals, wilds, points, face_po
 linear term of these counts.
 
 The hand is never asserted: Int H[t] is pinned per query by assumption literals
-`H[t] == k`; the laid part L[t] (== H[t] for `decide`, <= H[t] for `best_lay`) is tied to
-the counts by conservation.  Every constraint a clause gives is asserted as
-`Implies(p_clause, c)` with p_clause passed as an assumption, so an unsat core names the
-clauses that forbid the lay-down.  A kind's own clause gates a *shapeless* twin of the
-kind (any cards, the slot's size and the kind's rules kept), usable only when that clause
-is relaxed.  Conservation and "every card is used" are untagged: they are the question;
-so are symmetry breaking and bookkeeping, which hold whatever clause is relaxed.
+`H[t] == k` (one Boolean per type and count, made when first needed); the laid part L[t]
+(== H[t] for `decide`, <= H[t] for `best_lay`) is tied to the counts by conservation.
+
+Two twins per contract.  Verdicts, witnesses and best lay-downs come from the *untagged*
+one: every clause's constraints asserted outright, candidates no clause allows never made,
+and a further meld that splits into two allowed further melds left out (where no rule
+reads a meld's wilds: runs of 3 to 5 where runs start at 3).  The *tagged* one, built on the
+first explanation, asserts each clause's constraints as `Implies(p_clause, c)` with
+p_clause passed as an assumption, so an unsat core names the clauses that forbid the
+lay-down; there a kind's own clause gates a *shapeless* twin of the kind (any cards, the
+slot's size and the kind's rules kept), usable only when that clause is relaxed.
+Conservation and "every card is used" are untagged in both: they are the question; so
+are symmetry breaking and bookkeeping, which hold whatever clause is relaxed.
+
+Both are written as SMT-LIB text and parsed in one call (Z3's Python API costs a few
+microseconds a term), and a witness reads every variable it needs from one packed number.
 
 What the count encoding does not cover (a kind with both distinct and run, points read
 where a cell's naturals differ in value, a meld rule on face_points of a positional kind,
@@ -458,8 +467,7 @@ class MeldSolver(_Queries):
         laid = self._finish()
         self._lay_rules()
         self._conserve_text(laid)
-        self.text = "\n".join(self._decls + self._asserts)
-        self.s.from_string(self.text)
+        self.s.from_string("\n".join(self._decls + self._asserts))
         # every variable a witness reads, packed into one number (base N + 1) so that a
         # model is read back in one evaluation
         self._base = self.N + 1
