@@ -217,11 +217,15 @@ class _Queries:
         first = True
         while hi - lo > 1:
             k = hi - 1 if first else (lo + hi + 1) // 2
+            if first and not self.contract.keep and not any(hand[t.index] for t in self.spec.cards.types if t.special):
+                bound = self.all_laid          # the whole hand: asked as `decide` asks it, much faster
+            else:
+                if k not in self._ge_lits:
+                    self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}")
+                    self.s.add(z3.Implies(b, self.laid_face >= k))
+                bound = self._ge_lits[k]
             first = False
-            if k not in self._ge_lits:
-                self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}")
-                self.s.add(z3.Implies(b, self.laid_face >= k))
-            r = self._check(base + [self._ge_lits[k]])
+            r = self._check(base + [bound])
             if r == z3.sat:
                 model = self.s.model()
                 lo = model.eval(self.laid_face, True).as_long()
