@@ -259,23 +259,29 @@ class _Queries:
     def _violations(self, base: list) -> list[Violation]:
         """A minimal set of clauses that forbids the lay-down, rule clauses first.
 
-        Z3's core is shrunk by deletion: a clause literal left out of the assumptions is
-        free, so the solver may switch that clause's constraints off."""
-        core = [b for b in self.s.unsat_core() if b in self.lit_clause]
+        Found by deletion over every clause literal, in a fixed order (the meld kinds' own
+        clauses first, what the contract asks for last, so it is kept where it alone
+        suffices): a literal left out of the assumptions is free, so the solver may switch
+        that clause's constraints off.  Z3's own cores are not used: they depend on what
+        the solver was asked before, and the same hand must get the same answer alone or
+        in a batch."""
         fixed = [b for b in base if b not in self.lit_clause]        # the hand and the mode
-        # what the contract asks for is kept if it alone suffices: the slot clauses join the
-        # core and are the last the deletion tries; the meld kinds' own clauses the first
+        order = list(self.contract.clauses)
         slots = {s.clause for s in self.contract.required}
         kinds = {k.clause for k in self.spec.meld_kinds.values()}
-        core += [self.lits[c] for c in slots if c in self.lits and not any(b.eq(self.lits[c]) for b in core)]
-        core.sort(key=lambda b: (self.lit_clause[b] in slots) - (self.lit_clause[b] in kinds))
+
+        def rank(b):
+            c = self.lit_clause[b]
+            return ((c in slots) - (c in kinds), order.index(c) if c in order else len(order), c)
+
+        core = sorted(list(self.lits.values()) + [b for b in base if b in self.lit_clause
+                                                  and not any(b.eq(x) for x in self.lits.values())], key=rank)
         self.s.set("timeout", SHRINK_TIMEOUT_MS)
         try:
             for b in list(core):
                 trial = [c for c in core if not c.eq(b)]
                 if self.s.check(fixed + trial) == z3.unsat:
-                    kept = {c.get_id() for c in self.s.unsat_core()}
-                    core = [c for c in trial if c.get_id() in kept]
+                    core = trial
         finally:
             self.s.set("timeout", TIMEOUT_MS)
         order = list(self.contract.clauses)
