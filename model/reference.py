@@ -7,11 +7,22 @@ remembering the states that failed. Wilds get stand-ins only as far as a meld ne
 them: the stand-in's attributes follow from the meld's shape, and its value only matters
 where a rule reads `points`.
 
+Contracts made only of like-card melds (a kind with no distinct, run or size cap, plus
+single-card kinds such as wilds laid alone) are decided without that search: a meld of
+such a kind is fixed by its cell (the values of the kind's `same` attributes) and its
+numbers of naturals and wilds, so a hand reduces to its cell counts. `_LikeCards` works
+out, once per cell count, which required melds and how many wilds that cell can take
+(a small search over splits into melds), and combines the cells with bit masks of wild
+totals. Cells are interchangeable, so a verdict depends only on the sorted cell counts
+and the wilds: verdicts are kept per such signature, which unseen hands mostly share.
+
 Independent of the Z3 compiler by design: Hypothesis holds the two equal.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from operator import itemgetter
 from typing import Iterator, Mapping
 
 from .melds import Contract, MeldKind, PlacedMeld, Slot, Verdict, Violation
@@ -33,6 +44,8 @@ class _Game:
         self.domain = {a: sorted(spec.cards.code(a, v) for v in vs) for a, vs in spec.cards.attributes.items()}
         self.compat: dict[tuple, list[int]] = {}     # fixed attribute codes -> natural types with them
         self.candidates: dict[tuple, list] = {}      # see _Search.melds
+        self.plans: dict = {}                        # contract shape -> _LikeCards or None
+        self.relaxed: dict = {}                      # (contract shape, clause) -> (spec, contract) or None
 
 
 def _game(spec) -> _Game:
@@ -304,15 +317,394 @@ class _Search:
         return best
 
 
+# ---- like-card contracts, decided per cell -----------------------------------------------------
+
+def _shape(c: Contract) -> tuple:
+    """All of a contract that a verdict depends on (not its name or its `clauses`)."""
+    return c.required, c.extras, c.rules, c.distinct, c.distinct_clause, c.keep, c.keep_clause
+
+
+def _mask_sum(a: int, b: int) -> int:
+    """Bit masks of achievable totals: every sum of one from each."""
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out
+
+
+class _LikeCards:
+    """A contract of like-card melds (see the module doc), compiled for one spec.
+
+    `legal(hand)` is the verdict; `melds(hand)` a witness.  `plan()` says whether a
+    contract has this shape (None if not: runs, distinct colours, lay rules, ...)."""
+
+    @staticmethod
+    def plan(spec, contract: Contract):
+        kinds = spec.meld_kinds
+        used = {k for s in contract.required + contract.extras for k in s.kinds}
+        like = [k for k in used if not kinds[k].distinct and kinds[k].run is None and kinds[k].size_max is None]
+        single = [k for k in used if not kinds[k].distinct and kinds[k].run is None and kinds[k].size_max == 1]
+        if contract.rules or len(like) > 1 or len(like) + len(single) != len(used):
+            return None
+        if not like and contract.required:
+            return None
+        kind = kinds[like[0]] if like else None
+        if kind is not None and any(n not in ("size", "naturals", "wilds") for r in kind.rules for n in r.expr.names
+                                    if n not in spec.params):
+            return None
+        if any(s.kinds != (kind.id,) for s in contract.required) if kind else False:
+            return None
+        if contract.distinct and (kind is None or set(contract.distinct) != set(kind.same)):
+            return None
+        if any(len(s.kinds) > 1 and kind is not None and kind.id in s.kinds for s in contract.extras):
+            return None
+        return _LikeCards(spec, contract, kind, [kinds[k] for k in single])
+
+    def __init__(self, spec, contract: Contract, kind, singles):
+        g = _game(spec)
+        self.spec, self.contract, self.kind = spec, contract, kind
+        types = spec.cards.types
+        self.groups = [(slot, len(list(grp))) for slot, grp in itertools.groupby(contract.required)]
+        self.need = tuple(n for _, n in self.groups)
+        self.distinct = bool(contract.distinct)
+        params = dict(spec.params)
+        # one-card melds: which naturals and wilds may go down alone, and as which kind
+        self.alone: dict[int, tuple] = {}                    # type -> (kind id, stand-in type)
+        for slot in contract.extras:
+            for k in slot.kinds:
+                sk = spec.meld_kinds[k]
+                if sk.size_max != 1 or not slot.fits(1) or sk.size_min > 1:
+                    continue
+                for t in types:
+                    if t.special or t.index in self.alone:
+                        continue
+                    for st in ([t] if t.natural else [types[n] for n in g.naturals]):
+                        env = dict(params, size=1, naturals=int(t.natural), wilds=int(t.wild), points=st.value,
+                                   face_points=t.value)
+                        if all(r.expr.evaluate(env) for r in sk.rules):
+                            self.alone[t.index] = (k, st.index)
+                            break
+        # cells of like naturals (the kind's `same` values)
+        cells: dict = {}
+        for t in g.naturals:
+            key = tuple(types[t].attrs[a] for a in kind.same) if kind else ()
+            cells.setdefault(key, []).append(t)
+        self.cells = list(cells.values())
+        self.single_type_cells = all(len(c) == 1 for c in self.cells)
+        self.nat_get = itemgetter(*g.naturals, 0) if g.naturals else None
+        self.n_nat = len(g.naturals)
+        wild_alone = [w for w in g.wilds if w in self.alone]
+        self.wild_get = itemgetter(*g.wilds, 0) if g.wilds else None
+        self.loose_wilds = len(wild_alone) == len(g.wilds)     # every wild may go down alone
+        if wild_alone and not self.loose_wilds:
+            raise _NotLike
+        self.nat_alone = {t for t in g.naturals if t in self.alone}
+        self.alone_flags = [t in self.nat_alone for t in g.naturals]
+        self.specials = list(g.specials)
+        self.fit_req = [self._fits(slot) for slot, _ in self.groups]
+        extra_slots = [s for s in contract.extras if kind is not None and s.kinds == (kind.id,)]
+        self.fit_extra = [self._fits(s) for s in extra_slots]
+        self.rules = kind.rules if kind else ()
+        self.params = params
+        self._rules_ok: dict = {}
+        self._table, self._tc, self._tw = {}, -1, -1
+        self.options_memo: dict = {}
+        self.verdicts: dict = {}
+        self.witness_memo: dict = {}
+        self.prefix_memo: dict = {}
+        self.wcap = sum(n for t, n in enumerate(spec.deck()) if types[t].wild)   # the most wilds a deck holds
+
+    def _fits(self, slot):
+        lo = max(1, self.kind.size_min)
+        return lambda n: n >= lo and slot.fits(n)
+
+    def _ok(self, fits, a: int, b: int) -> bool:
+        if not fits(a + b):
+            return False
+        key = (a, b)
+        ok = self._rules_ok.get(key)
+        if ok is None:
+            env = dict(self.params, size=a + b, naturals=a, wilds=b)
+            ok = self._rules_ok[key] = all(r.expr.evaluate(env) for r in self.rules)
+        return ok
+
+    # ---- one cell ---------------------------------------------------------------------------
+    def _tables(self, c: int, w: int) -> dict:
+        """{required melds per group: [bit mask over wilds, per number of naturals]}: which
+        (naturals, wilds) of one cell split into those required melds and any further
+        melds. Built for every cell size at once, as sums of meld shapes over bit masks;
+        grown when a hand needs more."""
+        if c <= self._tc and w <= self._tw:
+            return self._table
+        C, W = max(c, self._tc, 4), max(w, self._tw, 4)
+        full = (1 << (W + 1)) - 1
+
+        def melds(fits_list):
+            return [(a, b) for a in range(C + 1) for b in range(W + 1)
+                    if (a or b) and any(self._ok(f, a, b) for f in fits_list)]
+
+        extra = melds(self.fit_extra)
+        f0 = [0] * (C + 1)
+        f0[0] = 1
+        for cc in range(C + 1):                  # further melds, any number of them
+            while True:
+                before = f0[cc]
+                for a, b in extra:
+                    if a <= cc and (a or f0[cc]):
+                        f0[cc] |= (f0[cc - a] << b) & full
+                if f0[cc] == before:
+                    break
+        table = {(0,) * len(self.need): f0}
+        required = [melds([f]) for f in self.fit_req]
+        for need in sorted(itertools.product(*[range(n + 1) for n in self.need]), key=sum):
+            if not any(need):
+                continue
+            i = next(i for i, n in enumerate(need) if n)
+            prev = table[need[:i] + (need[i] - 1,) + need[i + 1:]]
+            cur = [0] * (C + 1)
+            for cc in range(C + 1):
+                for a, b in required[i]:
+                    if a <= cc:
+                        cur[cc] |= (prev[cc - a] << b) & full
+            table[need] = cur
+        self._table, self._tc, self._tw = table, C, W
+        self.options_memo.clear()
+        return table
+
+    def split(self, c: int, w: int, need: tuple):
+        """c naturals and w wilds of one cell as `need` required melds (per group) and any
+        further melds: a list of (group index or None, naturals, wilds), or None."""
+        table = self._tables(c, w)
+        if not table[need][c] >> w & 1:
+            return None
+        out = []
+        while c or w or any(need):
+            i = next((i for i, n in enumerate(need) if n), None)
+            fits = [self.fit_req[i]] if i is not None else self.fit_extra
+            rest = need if i is None else need[:i] + (need[i] - 1,) + need[i + 1:]
+            a, b = next((a, b) for a in range(c, -1, -1) for b in range(w + 1)
+                        if (a or b) and any(self._ok(f, a, b) for f in fits) and table[rest][c - a] >> (w - b) & 1)
+            out.append((i, a, b))
+            c, w, need = c - a, w - b, rest
+        return out
+
+    def options(self, c: int, alone: int, wmax: int) -> dict:
+        """What a cell of c naturals (`alone` of which may go down by themselves) can take:
+        {required melds per group: bit mask of the wild counts it can absorb}."""
+        key = (c, alone, wmax)
+        hit = self.options_memo.get(key)
+        if hit is not None:
+            return hit
+        table = self._tables(c, wmax)
+        full = (1 << (wmax + 1)) - 1
+        out: dict = {}
+        for need, masks in table.items():
+            if self.distinct and sum(need) > 1:
+                continue
+            mask = 0
+            for cc in range(c - alone, c + 1):
+                mask |= masks[cc]
+            if mask & full:
+                out[need] = mask & full
+        self.options_memo[key] = out
+        return out
+
+    # ---- the hand ---------------------------------------------------------------------------
+    def signature(self, hand):
+        """(sorted cell counts, naturals that may go alone, empty cells), wilds; None when
+        the hand holds a card that never melds."""
+        if self.specials and any(hand[s] for s in self.specials):
+            return None
+        w = sum(self.wild_get(hand)) - hand[0] if self.wild_get else 0
+        if self.single_type_cells:
+            counts = self.nat_get(hand)[:self.n_nat]
+            if not self.nat_alone:
+                return (tuple(sorted(filter(None, counts))), (), counts.count(0)), w
+            cs = sorted((x, x if f else 0) for x, f in zip(counts, self.alone_flags) if x)
+            return (tuple(x for x, _ in cs), tuple(y for _, y in cs), counts.count(0)), w
+        cells = sorted((sum(hand[t] for t in cell), sum(hand[t] for t in cell if t in self.nat_alone))
+                       for cell in self.cells)
+        cs = tuple(x for x in cells if x[0])
+        return (tuple(x for x, _ in cs), tuple(y for _, y in cs), len(cells) - len(cs)), w
+
+    def legal(self, hand) -> bool:
+        sig = self.signature(hand)
+        if sig is None:
+            return False
+        key, w = sig
+        if self.loose_wilds and w <= self.wcap:
+            # wilds left over go down alone: legal iff the fewest wilds the cells need fit
+            least = self.verdicts.get(key, -1)
+            if least == -1:
+                if len(self.verdicts) > 200_000:
+                    self.verdicts.clear()
+                final = self._final(key, self.wcap)
+                least = self.verdicts[key] = (final & -final).bit_length() - 1 if final else None
+            return least is not None and least <= w
+        v = self.verdicts.get((key, w))
+        if v is None:
+            final = self._final(key, w)
+            v = self.verdicts[key, w] = bool(final >> (0 if self.loose_wilds else w))
+        return v
+
+    def _cells_of(self, key) -> tuple:
+        counts, alone, empty = key
+        alone = alone or (0,) * len(counts)
+        virtual = min(empty, (sum(self.need) + 1) if self.distinct else 1)
+        return tuple(zip(counts, alone)) + ((0, 0),) * virtual
+
+    def _final(self, key, w: int) -> int:
+        """Bit mask of the wild totals the cells can absorb with every required meld laid."""
+        return self._states(self._cells_of(key), w).get(self.need, 0)
+
+    def _states(self, cells: tuple, w: int) -> dict:
+        """{required melds placed: bit mask of wilds used} over these cells; kept per
+        prefix, since sorted signatures share their prefixes."""
+        memo = self.prefix_memo
+        i = len(cells)
+        while i and (cells[:i], w) not in memo:
+            i -= 1
+        states = memo[cells[:i], w] if i else {(0,) * len(self.need): 1}
+        full = (1 << (w + 1)) - 1
+        for j in range(i, len(cells)):
+            c, alone = cells[j]
+            new: dict = {}
+            for need, m in self.options(c, alone, w).items():
+                for have, mask in states.items():
+                    tot = tuple(x + y for x, y in zip(have, need))
+                    if any(x > y for x, y in zip(tot, self.need)):
+                        continue
+                    new[tot] = new.get(tot, 0) | (_mask_sum(mask, m) & full)
+            states = new
+            if len(memo) > 500_000:
+                memo.clear()
+            memo[cells[:j + 1], w] = states
+        return states
+
+    def _choices(self, sig) -> list[tuple]:
+        """For a legal signature, per cell in its order (virtual empty cells last): the
+        required melds it takes, its naturals in melds and the split (see `split`);
+        cells taken one by one, each leaving the rest completable."""
+        hit = self.witness_memo.get(sig)
+        if hit is not None:
+            return hit
+        cells, w_total = self._cells_of(sig[0]), sig[1]
+        lo = 0 if self.loose_wilds else w_total
+        full = (1 << (w_total + 1)) - 1
+        suffix = [{(0,) * len(self.need): 1}]            # what the cells from j on can do
+        for c, alone in reversed(cells):
+            opts = self.options(c, alone, w_total)
+            new: dict = {}
+            for have, mask in suffix[0].items():
+                for need, m in opts.items():
+                    tot = tuple(x + y for x, y in zip(have, need))
+                    if all(x <= y for x, y in zip(tot, self.need)):
+                        new[tot] = new.get(tot, 0) | (_mask_sum(mask, m) & full)
+            suffix.insert(0, new)
+        need_left, wilds_left, out = self.need, w_total, []
+        for j, (c, alone) in enumerate(cells):
+            chosen = None
+            for need, m in self.options(c, alone, w_total).items():
+                rest = tuple(x - y for x, y in zip(need_left, need))
+                if any(x < 0 for x in rest):
+                    continue
+                after = suffix[j + 1].get(rest, 0)
+                for w in range(wilds_left + 1):
+                    left = wilds_left - w
+                    low = max(0, lo - (w_total - left))        # the rest uses low..left wilds
+                    if m >> w & 1 and (after & ((1 << (left + 1)) - 1)) >> low:
+                        chosen = (need, w)
+                        break
+                if chosen:
+                    break
+            need, w = chosen
+            split = next((cc, sp) for cc in range(c - alone, c + 1) for sp in [self.split(cc, w, need)]
+                         if sp is not None)
+            out.append(split)
+            need_left = rest = tuple(x - y for x, y in zip(need_left, need))
+            wilds_left -= w
+        if len(self.witness_memo) > 50_000:
+            self.witness_memo.clear()
+        self.witness_memo[sig] = out
+        return out
+
+    def melds(self, hand) -> list[PlacedMeld]:
+        """A witness for a legal hand: the signature's choices given to its cells."""
+        g = _game(self.spec)
+        types = self.spec.cards.types
+        sig = self.signature(hand)
+        cells = [([t for t in cell for _ in range(hand[t])], cell) for cell in self.cells]
+        cells.sort(key=lambda x: (len(x[0]), sum(t in self.nat_alone for t in x[0])))
+        seq = [x for x in cells if x[0]]
+        seq += [x for x in cells if not x[0]][:len(self._cells_of(sig[0])) - len(seq)]
+        wild_cards = [t for t in reversed(g.wilds) for _ in range(hand[t])]   # later wild types first, as the general search lays them
+        out_req, out_extra = [], []
+        for (nats, cell), (cc, plan) in zip(seq, self._choices(sig)):
+            nats = sorted(nats, key=lambda t: t in self.nat_alone)
+            for t in nats[cc:]:
+                out_extra.append(PlacedMeld(self.alone[t][0], False, (t,), (), types[t].value))
+            nats, stand = nats[:cc], cell[0]
+            for grp, a, b in plan:
+                ns, nats = sorted(nats[:a]), nats[a:]
+                ws, wild_cards = wild_cards[:b], wild_cards[b:]
+                stands_for = tuple((a + p, dict(types[stand].attrs)) for p in range(b))
+                pm = PlacedMeld(self.kind.id, grp is not None, tuple(ns + sorted(ws)), stands_for,
+                                sum(types[t].value for t in ns) + b * types[stand].value)
+                (out_req if grp is not None else out_extra).append(pm)
+        for t in wild_cards:
+            k, st = self.alone[t]
+            out_extra.append(PlacedMeld(k, False, (t,), ((0, dict(types[st].attrs)),), types[st].value))
+        return out_req + out_extra
+
+
+class _NotLike(Exception):
+    """Some wilds may go down alone and others not: left to the general search."""
+
+
+def _like(spec, contract: Contract):
+    """The compiled like-card plan for this contract, or None (cached per spec and shape)."""
+    g = _game(spec)
+    hit = g.plans.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    shape = _shape(contract)
+    plan = g.plans.get(shape, False)
+    if plan is False:
+        try:
+            plan = _LikeCards.plan(spec, contract)
+        except _NotLike:
+            plan = None
+        g.plans[shape] = plan
+    if len(g.plans) > 4096:
+        g.plans.clear()
+    g.plans[id(contract)] = (contract, plan)
+    return plan
+
+
+def legal(spec, contract: Contract, hand) -> bool:
+    """The verdict alone: may these cards all be laid down together under `contract`?"""
+    plan = _like(spec, contract)
+    if plan is not None:
+        return plan.legal(hand)
+    return _Search(spec, contract, tuple(hand)).run() is not None
+
+
 def _order(melds: list[PlacedMeld]) -> list[PlacedMeld]:
     return sorted(melds, key=lambda m: not m.required)
 
 
 def decide(spec, contract: Contract, hand) -> Verdict:
     hand = tuple(hand)
-    melds = _Search(spec, contract, hand).run()
-    if melds is not None:
-        return Verdict(True, _order(melds), engine="reference")
+    plan = _like(spec, contract)
+    if plan is not None:
+        if plan.legal(hand):
+            return Verdict(True, _order(plan.melds(hand)), engine="reference")
+    else:
+        melds = _Search(spec, contract, hand).run()
+        if melds is not None:
+            return Verdict(True, _order(melds), engine="reference")
     return Verdict(False, violations=explain(spec, contract, hand), engine="reference")
 
 
@@ -334,23 +726,41 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
         names = ", ".join(g.types[s].token for s in g.specials if hand[s])
         return [Violation(cid, spec.source(cid), f"{names} never goes into a meld")]
     culprits = []
-    for cid in contract.clauses:
-        relaxed = _relax(spec, contract, cid)
+    for cid, relaxed in _relaxations(spec, contract):
         if relaxed is None:
             continue
         s2, c2 = relaxed
-        found = _Search(s2, c2, hand, best=best).run()
-        if found is not None:
+        if best:
+            found = _Search(s2, c2, hand, best=True).run() is not None
+        else:
+            found = legal(s2, c2, hand)
+        if found:
             culprits.append(cid)
     chosen = culprits or list(contract.clauses)
     return [Violation(cid, spec.source(cid), spec.says(cid)) for cid in chosen if cid in spec.clauses]
 
 
+def _relaxations(spec, contract: Contract) -> list[tuple]:
+    """(clause, relaxed spec and contract or None) for each clause of the contract, kept
+    with the spec's tables (by contract identity, then by its shape)."""
+    g = _game(spec)
+    hit = g.relaxed.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    shape = (_shape(contract), contract.clauses)
+    found = g.relaxed.get(shape)
+    if found is None:
+        found = g.relaxed[shape] = [(cid, _relax(spec, contract, cid)) for cid in contract.clauses]
+    if len(g.relaxed) > 4096:
+        g.relaxed.clear()
+    g.relaxed[id(contract)] = (contract, found)
+    return found
+
+
 def _relax(spec, contract: Contract, cid: str):
     """The spec and contract with the rules of clause `cid` dropped (None if dropping it
-    cannot make anything legal, e.g. a clause that only adds options)."""
-    import dataclasses
-
+    cannot make anything legal, e.g. a clause that only adds options). The spec itself is
+    kept where its meld kinds do not change, so its tables serve the relaxed contract too."""
     kinds = {k: dataclasses.replace(m, rules=tuple(r for r in m.rules if r.clause != cid and cid not in r.uses))
              for k, m in spec.meld_kinds.items()}
     rules = tuple(r for r in contract.rules if r.clause != cid and cid not in r.uses)
@@ -361,5 +771,5 @@ def _relax(spec, contract: Contract, cid: str):
                or keep != contract.keep or distinct != contract.distinct)
     if not changed:
         return None
-    return (dataclasses.replace(spec, meld_kinds=kinds),
+    return (spec if kinds == dict(spec.meld_kinds) else dataclasses.replace(spec, meld_kinds=kinds),
             dataclasses.replace(contract, rules=rules, required=required, keep=keep, distinct=distinct))

@@ -8,6 +8,7 @@ reading resolved to the adopted one unless the caller picks another.
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -58,19 +59,22 @@ class Clause:
         return "assumption" if self.assumption else "FACTS.md"
 
 
-_derived: dict[tuple[str, int], tuple[object, object]] = {}
+_derived: dict[int, tuple[object, dict]] = {}
 
 
 def derived(spec: "Spec", name: str, build):
     """What `build(spec)` makes from a spec, made once per spec object (specs are frozen,
-    so tables derived from one stay true). Keyed by identity, checked against reuse."""
-    key = (name, id(spec))
-    hit = _derived.get(key)
-    if hit is None or hit[0] is not spec:
-        if len(_derived) > 256:
-            _derived.clear()
-        hit = _derived[key] = (spec, build(spec))
-    return hit[1]
+    so tables derived from one stay true). Kept as long as the spec lives, and dropped
+    with it; keyed by identity, checked against reuse."""
+    hit = _derived.get(id(spec))
+    if hit is None or hit[0]() is not spec:
+        key = id(spec)
+        hit = _derived[key] = (weakref.ref(spec), {})
+        weakref.finalize(spec, _derived.pop, key, None)
+    tables = hit[1]
+    if name not in tables:
+        tables[name] = build(spec)
+    return tables[name]
 
 
 def packaged_games() -> list[str]:

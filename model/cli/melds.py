@@ -9,7 +9,7 @@ import click
 from ..cards import CardError
 from ..melds import Verdict
 from ..spec import Spec
-from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, _fail, _load, _progress
+from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
 
 
 def _engine(name: str):
@@ -22,11 +22,22 @@ def _engine(name: str):
     return z3melds
 
 
-def _contract(spec: Spec, level: int | None, initial: bool):
+class _BadQuery(ValueError):
+    """A query this spec cannot answer: an unknown level, card, or more cards than the deck."""
+
+
+def _contract_of(spec: Spec, level: int | None, initial: bool):
     try:
         return spec.contract(level=level, initial=initial)
     except KeyError as e:
-        _fail(str(e.args[0]) if e.args else str(e))
+        raise _BadQuery(str(e.args[0]) if e.args else str(e)) from None
+
+
+def _contract(spec: Spec, level: int | None, initial: bool):
+    try:
+        return _contract_of(spec, level, initial)
+    except _BadQuery as e:
+        _fail(str(e))
 
 
 def _verdict_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
@@ -75,21 +86,78 @@ def _print_rests_on(data: dict) -> None:
         click.echo("  rests on readings and assumptions: " + ", ".join(data["rests_on"]))
 
 
-def _hand(spec: Spec, cards: tuple[str, ...]):
+def _hand_of(spec: Spec, cards) -> tuple:
     if not cards:
-        _fail(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
+        raise _BadQuery(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
     try:
         hand = spec.cards.hand_of(cards)
     except CardError as e:
-        _fail(str(e))
+        raise _BadQuery(str(e)) from None
     deck = spec.deck()
     if any(deck):
         for t, (n, most) in enumerate(zip(hand, deck)):
             if n > most:
                 cid = spec.rule("pack")[0]
-                _fail(f"{n} cards {spec.cards.types[t].token!r}, but the deck holds only {most} "
-                      f"(clause {cid}: {spec.clauses[cid].says})")
+                raise _BadQuery(f"{n} cards {spec.cards.types[t].token!r}, but the deck holds only {most} "
+                                f"(clause {cid}: {spec.clauses[cid].says})")
     return hand
+
+
+def _hand(spec: Spec, cards: tuple[str, ...]):
+    try:
+        return _hand_of(spec, cards)
+    except _BadQuery as e:
+        _fail(str(e))
+
+
+def _lay_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
+    data = _verdict_json(spec, contract, v, cards_in)
+    kept = sorted(v.kept, key=lambda t: -spec.cards.types[t].value)
+    discard = spec.cards.types[kept[0]].token if kept else None
+    return {"possible": v.legal, **{k: data[k] for k in ("game", "contract", "cards", "melds", "wilds", "meld_kinds")},
+            "discard": discard, "kept": [spec.cards.types[t].token for t in kept[1:]], "points": v.points,
+            **{k: data[k] for k in ("violations", "engine", "rests_on")}}
+
+
+def _batch(spec: Spec, engine: str, source, answer) -> None:
+    """Answer JSON lines from `source` (a path, or - for standard input), one JSON line out
+    for each line in, in order: `answer(contract, hand, cards)`'s object, or an error
+    object for a line that cannot be asked. Exit 0, or 2 if any line was bad."""
+    decider = _engine(engine)
+    bad = 0
+    try:
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
+    except OSError as e:
+        _fail(f"cannot read {source}: {e.strerror or e}")
+    with stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                try:
+                    query = json.loads(line)
+                except ValueError as e:
+                    raise _BadQuery(f"not JSON: {e}") from None
+                if not isinstance(query, dict) or not isinstance(query.get("cards"), list) \
+                        or not all(isinstance(c, str) for c in query["cards"]):
+                    raise _BadQuery('a line is an object with "cards" (a list of card tokens) and '
+                                    '"level" (a number) or "initial": true')
+                level, initial = query.get("level"), bool(query.get("initial", False))
+                if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+                    raise _BadQuery(f'"level" must be a whole number, got {level!r}')
+                contract = _contract_of(spec, level, initial)
+                hand = _hand_of(spec, query["cards"])
+                out = answer(decider, contract, hand, query["cards"])
+            except _BadQuery as e:
+                bad += 1
+                out = {"error": str(e), "line": number}
+            click.echo(json.dumps(out))
+    sys.exit(EXIT_USAGE if bad else EXIT_OK)
+
+
+def _no_cards_with_batch(cards, level, initial) -> None:
+    if cards or level is not None or initial:
+        _fail("with --batch the cards, level and initial meld come from the file's lines, not the command line")
 
 
 _common = [
@@ -99,6 +167,11 @@ _common = [
     click.option("--engine", type=click.Choice(["z3", "reference"]), default="z3", show_default=True,
                  help="z3 gives clause-level evidence; reference is the independent direct search."),
     click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+    click.option("--batch", "batch", metavar="FILE", default=None,
+                 help="Answer many queries: JSON lines from FILE (- for standard input), each "
+                      '{"level": 3, "cards": ["5", "5", "SW", "BW"]} or {"initial": true, "cards": [...]}; '
+                      "one JSON answer per line out, in order, the object --json prints (a bad line gets "
+                      '{"error": ..., "line": N} and the run goes on). Exit 0, or 2 if any line was bad.'),
 ]
 
 
@@ -112,7 +185,7 @@ def _with_common(f):
 @click.argument("game")
 @_with_common
 @click.argument("cards", nargs=-1)
-def meld(game, level, initial, readings, engine, as_json, cards):
+def meld(game, level, initial, readings, engine, as_json, batch, cards):
     """May these cards be laid down together this turn?
 
     Asked for a player who has not yet laid their level: the level's required melds
@@ -127,8 +200,12 @@ def meld(game, level, initial, readings, engine, as_json, cards):
       rulings meld tick --level 3 5 SW SW BW
       rulings meld rummikub --initial r10 r11 r12 k10 o10 b10
       rulings meld tick --level 2 --reading level-sets-same-rank=distinct 5 5 5 5 5 5
+      rulings meld tick --batch hands.jsonl
     """
     spec = _load(game, readings)
+    if batch is not None:
+        _no_cards_with_batch(cards, level, initial)
+        _batch(spec, engine, batch, lambda d, c, h, cards: _verdict_json(spec, c, d.decide(spec, c, h), list(cards)))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("deciding", as_json):
@@ -154,7 +231,7 @@ def meld(game, level, initial, readings, engine, as_json, cards):
 @click.argument("game")
 @_with_common
 @click.argument("cards", nargs=-1)
-def lay(game, level, initial, readings, engine, as_json, cards):
+def lay(game, level, initial, readings, engine, as_json, batch, cards):
     """The lay-down that scores most from this hand (after drawing).
 
     Lays the level (or the initial meld) and any further melds, keeping the cards the
@@ -166,18 +243,18 @@ def lay(game, level, initial, readings, engine, as_json, cards):
     Examples:
       rulings lay tick --level 1 5 5 5 7 7 7 9 B
       rulings lay tick --level 8 1 1 1 1 1 1 2 2 2 2 2
+      rulings lay tick --batch - < hands.jsonl
     """
     spec = _load(game, readings)
+    if batch is not None:
+        _no_cards_with_batch(cards, level, initial)
+        _batch(spec, engine, batch, lambda d, c, h, cards: _lay_json(spec, c, d.best_lay(spec, c, h), list(cards)))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("searching for the best lay-down", as_json):
         v = _engine(engine).best_lay(spec, contract, hand)
-    data = _verdict_json(spec, contract, v, list(cards))
-    kept = sorted(v.kept, key=lambda t: -spec.cards.types[t].value)
-    discard = spec.cards.types[kept[0]].token if kept else None
-    data = {"possible": v.legal, **{k: data[k] for k in ("game", "contract", "cards", "melds", "wilds", "meld_kinds")},
-            "discard": discard, "kept": [spec.cards.types[t].token for t in kept[1:]], "points": v.points,
-            **{k: data[k] for k in ("violations", "engine", "rests_on")}}
+    data = _lay_json(spec, contract, v, list(cards))
+    discard = data["discard"]
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 from rulings import reference, z3melds
 from rulings.spec import load, packaged_games
@@ -120,11 +120,12 @@ def check_witness(spec, contract, hand, verdict):
         assert sum(spec.cards.types[t].wild for t in m.cards) == len(m.stands_for)
 
 
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-                derandomize=False)
+def share(fraction: float) -> settings:
+    """A share of the profile's examples (tests/conftest.py: 400 under "ci")."""
+    return settings(max_examples=max(10, round(settings.default.max_examples * fraction)))
 
 
-@settings(max_examples=400, **SETTINGS)
+@share(1.0)
 @given(cases(1, 6))
 def test_small_hands_z3_reference_and_brute_force_agree(case):
     spec, key, contract, hand = case
@@ -141,7 +142,7 @@ def test_small_hands_z3_reference_and_brute_force_agree(case):
             assert v.violations and all(x.clause in spec.clauses for x in v.violations)
 
 
-@settings(max_examples=300, **SETTINGS)
+@share(0.75)
 @given(cases(8, 14))
 def test_table_sized_hands_z3_and_reference_agree(case):
     spec, key, contract, hand = case
@@ -155,7 +156,7 @@ def test_table_sized_hands_z3_and_reference_agree(case):
         check_witness(spec, contract, hand, r)
 
 
-@settings(max_examples=150, **SETTINGS)
+@share(0.375)
 @given(cases(4, 13))
 def test_best_lay_down_scores_the_same(case):
     spec, key, contract, hand = case

@@ -59,3 +59,69 @@ def test_best_lay_keeps_a_card_to_discard(tick):
 def test_best_lay_level_8_on_eleven_cards_is_impossible(tick):
     hand = tick.cards.hand_of("1 1 1 1 1 1 2 2 2 2 2".split())
     assert reference.best_lay(tick, tick.contract(level=8), hand).legal is False
+
+
+# ---- like-card contracts: the per-cell computation against the general search ----------------
+
+def random_hands(spec, rng, count, most=14):
+    deck = spec.deck()
+    for _ in range(count):
+        attr = rng.choice(list(spec.cards.attributes))      # naturals sharing a few values of one attribute
+        values = rng.sample(list(spec.cards.attributes[attr]), rng.randint(1, 4))
+        palette = [t for t in spec.cards.naturals if t.attrs[attr] in values] + list(spec.cards.wilds)
+        hand = [0] * len(spec.cards.types)
+        for _ in range(rng.randint(1, most)):
+            t = rng.choice(palette)
+            hand[t.index] = min(hand[t.index] + 1, deck[t.index] or 99)
+        yield tuple(hand)
+
+
+@pytest.mark.parametrize("game,choices", [
+    ("tick", {}), ("tick", {"wilds-alone": "into-sets"}), ("tick", {"level-sets-same-rank": "distinct"}),
+    ("tick", {"level-set-size": "exactly"}), ("level8", {}), ("level8", {"wilds-only": "needs-a-number-card"}),
+])
+def test_like_card_contracts_agree_with_the_general_search(game, choices):
+    import dataclasses
+    import random
+
+    from tests.unit.test_z3melds import check_lay
+
+    spec = load(game, choices)
+    rng = random.Random(3)
+    compiled, legal = 0, 0
+    for name in sorted(spec.contracts):
+        for contract in (spec.contracts[name], dataclasses.replace(spec.contracts[name], required=())):
+            plan = reference._like(spec, contract)
+            if plan is None:
+                continue
+            compiled += 1
+            for hand in random_hands(spec, rng, 60):
+                fast = plan.legal(hand)
+                assert fast == (reference._Search(spec, contract, hand).run() is not None), \
+                    (name, spec.cards.tokens(hand))
+                if fast:
+                    legal += 1
+                    check_lay(spec, contract, hand, reference._order(plan.melds(hand)))
+    assert compiled >= 2 and legal >= 3, (compiled, legal)
+
+
+def test_which_contracts_are_compiled(tick):
+    assert all(reference._like(tick, c) is not None for c in tick.contracts.values())
+    per_lay = load("tick", {"wild-limit": "per-lay-down"})          # a rule over the whole lay-down
+    assert reference._like(per_lay, per_lay.contract(level=1)) is None
+    rk = load("rummikub")                                           # runs and distinct colours
+    assert all(reference._like(rk, c) is None for c in rk.contracts.values())
+    l8 = load("level8")
+    assert reference._like(l8, l8.contract(level=2)) is not None    # pairs only
+    assert reference._like(l8, l8.contract(level=1)) is None        # runs
+
+
+def test_explanations_reuse_the_relaxed_tables(tick):
+    """The relaxed contracts an explanation tries are made once per contract and kept."""
+    contract = tick.contract(level=3)
+    hand = tick.cards.hand_of("5 SW SW BW".split())
+    first = reference._relaxations(tick, contract)
+    assert [x.clause for x in reference.explain(tick, contract, hand)] == ["wild-limit"]
+    assert reference._relaxations(tick, contract) is first
+    relaxed_specs = {id(r[0]) for _, r in first if r is not None}
+    assert id(tick) in relaxed_specs           # a relaxation that keeps the meld kinds keeps the spec

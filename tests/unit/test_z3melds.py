@@ -314,21 +314,26 @@ def test_level8_wild_only_pairs_may_take_fresh_numbers():
 
 # ---- witnesses of random hands, checked against the semantics ----------------------------------
 
+def palette_hands(spec, rng, count, most=9):
+    """Hands of a few neighbouring naturals and the wilds, so that legal hands are common."""
+    naturals = sorted(spec.cards.naturals, key=lambda t: tuple(spec.cards.code(a, t.attrs[a]) for a in t.attrs))
+    for _ in range(count):
+        start = rng.randrange(len(naturals) - 4)
+        palette = naturals[start:start + rng.randint(2, 5)] + list(spec.cards.wilds)
+        counts = [0] * len(spec.cards.types)
+        for t in (rng.choice(palette) for _ in range(rng.randint(3, most))):
+            counts[t.index] += 1
+        yield tuple(counts)
+
+
 @pytest.mark.parametrize("game", ["tick", "rummikub", "level8"])
 def test_random_hands_give_sound_witnesses(game):
     import random
     spec = spec_or_skip(game)
     rng = random.Random(11)
     legal = 0
-    for i in range(40):
+    for i, counts in enumerate(palette_hands(spec, rng, 40, most=12)):
         contract = spec.contracts[sorted(spec.contracts)[i % len(spec.contracts)]]
-        # a few neighbouring naturals and the wilds, so that legal hands are common
-        naturals = sorted(spec.cards.naturals, key=lambda t: tuple(spec.cards.code(a, t.attrs[a]) for a in t.attrs))
-        start = rng.randrange(len(naturals) - 4)
-        palette = naturals[start:start + rng.randint(2, 5)] + list(spec.cards.wilds)
-        counts = [0] * len(spec.cards.types)
-        for t in (rng.choice(palette) for _ in range(rng.randint(3, 12))):
-            counts[t.index] += 1
         v = z3melds.decide(spec, contract, tuple(counts))
         assert v.legal is not None
         if v.legal:
@@ -337,3 +342,69 @@ def test_random_hands_give_sound_witnesses(game):
         else:
             assert v.violations and all(x.clause in spec.clauses for x in v.violations)
     assert legal >= 3, legal
+
+
+# ---- the two encodings and the two twins ---------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["tick", "rummikub", "level8"])
+def test_count_and_copy_encodings_agree(game):
+    """The copy encoding (z3copies) answers what the count encoding does not cover; on the
+    packaged specs both must give the same verdicts, and the copy one sound witnesses."""
+    import random
+
+    from rulings.z3copies import CopySolver
+
+    spec = spec_or_skip(game)
+    rng = random.Random(5)
+    solvers: dict = {}
+    for i, hand in enumerate(palette_hands(spec, rng, 24)):
+        contract = spec.contracts[sorted(spec.contracts)[i % len(spec.contracts)]]
+        if contract.name not in solvers:
+            solvers[contract.name] = z3melds.MeldSolver(spec, contract, 16), CopySolver(spec, contract, 16)
+        count = solvers[contract.name][0].decide(hand, explain=False)
+        copy = solvers[contract.name][1].decide(hand, explain=False)
+        assert count.legal is not None and count.legal == copy.legal, (contract.name, spec.cards.tokens(hand))
+        if copy.legal:
+            check_lay(spec, contract, hand, copy.melds)
+
+
+def test_what_the_count_encoding_does_not_cover_goes_to_the_copy_encoding(tick, monkeypatch):
+    from rulings.z3copies import CopySolver
+
+    def unsupported(*a, **k):
+        raise z3melds.Unsupported("for the test")
+
+    monkeypatch.setattr(z3melds, "MeldSolver", unsupported)
+    solver = z3melds.build(tick, tick.contract(level=3), 8)
+    assert isinstance(solver, CopySolver)
+    v = solver.decide(hand(tick, "5 SW SW BW"))
+    assert v.legal is False and [x.clause for x in v.violations] == ["wild-limit", "levels"]
+
+
+def test_verdicts_come_from_the_untagged_twin_and_cores_from_the_tagged_one(tick):
+    solver = z3melds.MeldSolver(tick, tick.contract(level=1), 8)
+    assert not solver.tagged and not solver.lits            # no clause literals to carry
+    assert solver.decide(hand(tick, "5 5 5 7"), explain=False).violations == []
+    v = solver.decide(hand(tick, "5 5 5 7"))
+    twin = solver._explainer()
+    assert twin.tagged and twin is not solver and set(twin.lits) >= {"like-set", "further-sets", "levels"}
+    assert {x.clause for x in v.violations} == {"like-set", "further-sets", "wilds-alone", "levels"}
+    import random
+    rng = random.Random(2)
+    for h in palette_hands(tick, rng, 30):
+        if sum(h) <= 8:
+            assert solver.decide(h, explain=False).legal == twin.decide(h, explain=False).legal
+
+
+def test_split_further_melds_are_not_candidates():
+    """Rummikub: with no rule reading a meld's wilds, a further run of six or more is two
+    runs; only runs of 3 to 5 and groups are candidates (the untagged twin), all in the
+    tagged one, and both decide a long run alike."""
+    rk = spec_or_skip("rummikub")
+    fast = z3melds.MeldSolver(rk, rk.contract(), 16)
+    sizes = {len(cand[1]) for p in fast.plans for _, cand, _, _ in p.units}
+    assert sizes == {3, 4, 5}
+    tagged = fast._explainer()
+    assert max(len(cand[1]) for p in tagged.plans for _, cand, _, _ in p.units) == 13
+    long_run = hand(rk, "r1 r2 r3 r4 r5 r6 r7 r8 J")
+    assert fast.decide(long_run).legal and tagged.decide(long_run).legal
