@@ -558,21 +558,21 @@ def scenario_example(spec: Spec, scen, j) -> dict:
     for seat in range(st.players):
         if seat != me and j.round_ends and sum(st.hand(seat)):
             rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, st.hand(seat))})
-    for z in r.zones.values():
-        if z.kind != "pile" or z.each:
-            continue
+    piles = [z for z in r.zones.values() if z.kind == "pile" and not z.each]
+    for z in sorted(piles, key=lambda z: z.face != "up"):        # what everyone sees first
         pile = st.zone(z.id)
+        name = z.id.replace("_", "-")
         if z.face == "up":
             face = _lay_toks(spec, pile)
-            rows.append({"label": f"The {z.id} pile, top card last", "cards": face[-6:], "more": max(0, len(face) - 6)})
+            rows.append({"label": f"The {name} pile, top card last", "cards": face[-6:], "more": max(0, len(face) - 6)})
             continue
-        row = {"label": f"The {z.id}, top card last", "count": len(pile)}
+        row = {"label": f"The {name}, top card last", "count": len(pile)}
         raw = scen.data.get(z.id)
         top = raw.get("top") if isinstance(raw, Mapping) else (raw if len(pile) <= 6 else None)
         if top:
             row["cards"] = [spec.cards.parse([str(t)])[0].token for t in (top.split() if isinstance(top, str) else top)]
         else:
-            row["label"] = f"The {z.id}"
+            row["label"] = f"The {name}"
         rows.append(row)
     notes = []
     for c in r.counters.values():

@@ -10,8 +10,6 @@ what the move takes; the stock follows the stock-empty rule when it runs short.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from . import flow, trace
 from .rules import Move as MoveDecl, Rules
 from .state import Refusal, State, add

@@ -69,8 +69,6 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
 
 def apply_traced(state: State, move: Move):
     """`apply`, and the assumptions and readings the outcome rests on."""
-    import dataclasses
-
     return trace.traced(state.spec, lambda s: apply(state.replace(spec=s), move))
 
 

@@ -16,8 +16,6 @@ import re
 import tokenize
 from pathlib import Path
 
-import pytest
-
 from rulings.checks.translation_lexicon import lexicon_for, plain
 from rulings.spec import load, packaged_games
 
