@@ -278,7 +278,9 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         kind = ch.choice(options)
         if kind == "legal":
             moves = kernel.legal_moves(state)
-            return ch.choice(moves) if moves else Move(every[0].id)
+            if moves:
+                return ch.choice(moves)
+            kind = ch.choice([m.id for m in every])     # none is legal here: ask about any move
         if kind == "absent":          # a card the mover does not hold
             missing = [t.index for t in spec.cards.types if not state.hand()[t.index]] or [spec.cards.types[0].index]
             t = ch.choice(missing)

@@ -1000,7 +1000,7 @@ def _claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     if replay:
         doc = dict(replay["scenario"])
         doc.pop("readings", None)         # the spec's own, as for every other entry
-        doc["game"] = spec.name
+        doc["game"] = spec.game           # as every other entry names it
         scen, j = _judge(spec, doc)
         ex = scenario_example(spec, scen, j)
         ex["setting"] = f"{ex['setting']} Found by {f.method}."

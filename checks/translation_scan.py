@@ -106,12 +106,12 @@ def scan_line(text: str, lang: str, lex: Lexicon, line: int = 0,
         return after, []
     a, b = list(_WORD.finditer(before)), list(_WORD.finditer(after))
     out: list[Correction] = []
-    aw, bw = [m[0] for m in a], [m[0] for m in b]
-    matcher = difflib.SequenceMatcher(None, aw, bw, autojunk=False)
+    words_a, words_b = [m[0] for m in a], [m[0] for m in b]
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
     changed = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "equal" and i1 < i2 and j1 < j2:
-            changed += _pairs(aw, bw, i1, i2, j1, j2)
+            changed += _pairs(words_a, words_b, i1, i2, j1, j2)
     for i1, i2, j1, j2 in changed:
         start, end = a[i1].start(), a[i2 - 1].end()
         printed = before[start:end].strip(_EDGES)

@@ -593,7 +593,7 @@ class _Builder:
 
         kernel = Rules(spec)
         if kernel.problems:
-            raise SpecErrors([self.pos.error(p.path, p.message) for p in kernel.problems])
+            raise SpecErrors([self.pos.error(p.path, p.text(), col_offset=p.col) for p in kernel.problems])
         object.__setattr__(spec, "kernel_rules", kernel)     # kept with the spec: specs are frozen
         return spec
 

@@ -478,11 +478,12 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "tex
                "object": "a mapping of keys to values", "boolean": "true or false", "null": "nothing"}
 
 _PATTERN_WORDS = {
-    r"^[A-Za-z0-9_.-]+:[0-9]+(-[0-9]+)?$": "a citation of rulebook lines such as tick.txt:41 or tick.txt:41-42",
+    r"^[A-Za-z0-9_.-]+:[0-9]+(-[0-9]+)?$": "a citation of rulebook lines such as rules.txt:41 or rules.txt:41-42",
     r"^[0-9]+(-[0-9]+)?$": "a line or a range of lines such as 41 or 41-42",
-    r"^[a-z][a-z0-9-]*$": "lowercase letters, digits and hyphens, starting with a letter (such as tick)",
-    r"^[a-z0-9][a-z0-9-]*$": "lowercase letters, digits and hyphens (such as wild-limit)",
+    r"^[a-z][a-z0-9-]*$": "lowercase letters, digits and hyphens, starting with a letter (such as my-game)",
+    r"^[a-z0-9][a-z0-9-]*$": "lowercase letters, digits and hyphens (such as my-clause)",
     r"^[0-9]+$": "a number such as 3",
+    r"^[a-z][a-z0-9_]*$": "lowercase letters, digits and underscores, starting with a letter",
 }
 
 

@@ -270,12 +270,12 @@ class _Queries:
         slots = {s.clause for s in self.contract.required}
         kinds = {k.clause for k in self.spec.meld_kinds.values()}
 
-        def rank(b):
+        def weight(b):
             c = self.lit_clause[b]
             return ((c in slots) - (c in kinds), order.index(c) if c in order else len(order), c)
 
         core = sorted(list(self.lits.values()) + [b for b in base if b in self.lit_clause
-                                                  and not any(b.eq(x) for x in self.lits.values())], key=rank)
+                                                  and not any(b.eq(x) for x in self.lits.values())], key=weight)
         self.s.set("timeout", SHRINK_TIMEOUT_MS)
         try:
             for b in list(core):

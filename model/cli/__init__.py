@@ -24,10 +24,11 @@ from .specs import games, validate
               help="Show the Python traceback of an unexpected error (a bug in rulings, exit 70).")
 @click.pass_context
 def main(ctx: click.Context, debug: bool):
-    """Card-game rules as specifications: meld legality with evidence, from the spec.
+    """Card-game rules as specifications: melds and moves judged with evidence, from the spec.
 
     Exit codes: 0 yes (legal, possible, valid), 1 no (illegal, impossible, problems
-    found), 2 bad usage or input, 3 the solver could not decide, 70 a bug in rulings.
+    found), 2 bad usage or input, 3 the solver could not decide, 4 the spec does not
+    decide (judge), 5 the implementation misbehaved (conform), 70 a bug in rulings.
 
     \b
     Examples:

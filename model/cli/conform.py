@@ -73,7 +73,6 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
         click.echo(f"  no witness for {n['finding']}: {n.get('why_none', '')}")
 
 
-EXIT_MISBEHAVED = 5          # the implementation misbehaved, or left questions unanswered (conform.EXIT_CODES)
 DEFAULT_DEADLINE = 600.0
 
 

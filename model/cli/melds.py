@@ -169,7 +169,7 @@ _common = [
     click.option("--json", "as_json", is_flag=True, help="Print JSON."),
     click.option("--batch", "batch", metavar="FILE", default=None,
                  help="Answer many queries: JSON lines from FILE (- for standard input), each "
-                      '{"level": 3, "cards": ["5", "5", "SW", "BW"]} or {"initial": true, "cards": [...]}; '
+                      '{"level": 3, "cards": [...]} or {"initial": true, "cards": [...]}, the cards as tokens; '
                       "one JSON answer per line out, in order, the object --json prints (a bad line gets "
                       '{"error": ..., "line": N} and the run goes on). Exit 0, or 2 if any line was bad.'),
 ]

@@ -15,6 +15,7 @@ place of each problem, and answers the kernel's questions:
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -40,6 +41,13 @@ class KernelError(ValueError):
 class Problem:
     path: tuple          # where in the spec file: ("clauses", cid, key, ...)
     message: str
+    col: int = 0         # where in the value it points (an expression's bad name)
+
+    def text(self) -> str:
+        """The message, naming the clause it is about when the path reaches one."""
+        if len(self.path) > 1 and self.path[0] == "clauses" and not self.message.startswith("clause "):
+            return f"clause {self.path[1]!r}, {self.message}"
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -429,8 +437,13 @@ class Rules:
         try:
             return parse_expr(str(text), names, functions)
         except ExprError as e:
+            message = e.message
+            if message.startswith("unknown name '"):
+                near = difflib.get_close_matches(message.split("'")[1], names, n=1, cutoff=0.6)
+                if near:
+                    message = message.replace(";", f" (did you mean {near[0]!r}?);", 1)
             self.problems.append(Problem(self.paths.get(fieldname, ("clauses",)),
-                                         f"{fieldname}: expression {text!r}: {e.message}"))
+                                         f"{fieldname}: expression {text!r}: {message}", e.col))
             return None
 
     def _compile(self) -> None:

@@ -144,7 +144,7 @@ def test_every_finding_a_player_meets_is_linked(tick_faq):
 def test_the_level_8_tip_is_answered_by_the_check(tick_faq):
     e = next(e for e in tick_faq.entries if e.id == "level-8-ticks")
     finding = faq.check_findings(tick_faq.spec)["claim:claim-level-8-two-ticks"]
-    assert e.value == finding.witness["fewest_ticks"]
+    assert e.value == finding.witness["fewest_units"]
     assert e.answer.startswith("No") == (finding.extra["holds"] is False)
     j = sc.judge(sc.load(e.scenario, tick_faq.spec))    # the witness, judged as a scenario
     assert j.legal and j.round_ends and j.round_ends[0]["went_out"] is not None
@@ -204,7 +204,8 @@ def test_a_typed_answer_is_refused(field):
     (lambda d: d["questions"][0].update(topic="nowhere"), "topic: one of"),
     (lambda d: d["questions"][1].update(id="tick-cost"), "is used twice"),
     (lambda d: d["questions"][0].pop("scenario"), "give exactly one of scenario, meld, for_each"),
-    (lambda d: d["questions"][0].update(form={"points": {"seat": 0, "of": "luck"}}), "form: points"),
+    (lambda d: d["questions"][0].update(form={"points": {"seat": 0, "of": 3}}), "form: points"),
+    (lambda d: d["questions"][0].update(form={"points": {"seat": 0}}), "form: points"),
     (lambda d: d.update(format=2), "format: this reader knows format 1"),
     (lambda d: d["topics"].append({"id": "x", "title": "A", "B": None}), "quote a title holding a comma"),
 ])
@@ -230,6 +231,10 @@ def test_a_bad_scenario_or_clause_or_link_is_reported(tick_faq):
     with pytest.raises(faq.FaqError, match="links: no finding"):
         faq.build(spec, one(dict(base, links=["reading:nonsense"], meld={"level": 1, "cards": [1, 1, 1]})),
                   findings, strict=True)
+    bonus = next(q for q in questions()["questions"] if q["id"] == "bonus-points")
+    with pytest.raises(faq.FaqError, match="`of` one of score, bonus, .*hand_points"):   # the spec's terms
+        faq.build(spec, one(dict(base, form={"points": {"seat": 0, "of": "luck"}}, scenario=bonus["scenario"])),
+                  findings)
     with pytest.raises(faq.FaqError, match="form outcome needs a legal move"):
         faq.build(spec, one(dict(base, form="outcome", scenario={
             **questions()["questions"][0]["scenario"], "chips": [10, 0, 10]})), findings)

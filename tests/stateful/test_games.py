@@ -108,6 +108,17 @@ class GameMachine(RuleBasedStateMachine):
         if not self.step(move):
             assert self.state is before
 
+    @precondition(lambda self: self.state.over)
+    @rule()
+    def game_over(self):
+        """An ended game has winners among its seats, refuses every move, and offers none."""
+        s = self.state
+        event("game over")
+        assert s.winners and all(0 <= w < s.players for w in s.winners)
+        assert kernel.legal_moves(s) == []
+        for mid in sorted(self.r.moves):
+            assert isinstance(kernel.apply(s, Move(mid)), Refusal)
+
     # ---- invariants -----------------------------------------------------------------------
     @invariant()
     def cards_conserved(self):

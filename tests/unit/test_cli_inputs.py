@@ -38,8 +38,11 @@ def usage(*args: str) -> str:
 
 
 def test_exit_codes_documented():
-    assert EXIT_CODES == (0, 1, 2, 3, 70) and EXIT_BUG == 70
-    assert "70 a bug in rulings" in " ".join(run("--help", code=0).stdout.split())
+    assert EXIT_CODES == (0, 1, 2, 3, 4, 5, 70) and EXIT_BUG == 70
+    text = " ".join(run("--help", code=0).stdout.split())
+    for said in ("3 the solver could not decide", "4 the spec does not decide", "5 the implementation misbehaved",
+                 "70 a bug in rulings"):
+        assert said in text, said
 
 
 @pytest.fixture

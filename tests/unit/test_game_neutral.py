@@ -130,7 +130,7 @@ def find(words: dict[str, str], text: str) -> list[str]:
 def test_the_game_words_are_known():
     words = game_words()
     # a sample of what must be caught, from the two games the kernel plays
-    for w in ("tick", "chips", "go_out_timing", "sw", "bw", "skip", "face_up", "take_discard", "add_cards"):
+    for w in ("tick", "chips", "go_out_timing", "sw", "bw", "place_skip", "tick_short_stock", "take_discard", "add_cards"):
         assert w in words, w
 
 
