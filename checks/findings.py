@@ -14,7 +14,7 @@ KINDS = ("reading", "gap", "conflict", "claim", "translation")
 @dataclass
 class Finding:
     id: str                     # stable: kind, clause, and what was compared
-    kind: str                   # one of KINDS
+    kind: str                   # one of KINDS, or "typo" (a misprint the translation check reads past)
     clauses: list[str]
     sources: list[str]          # rulebook lines of those clauses
     question: str               # what was asked, in words

@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import yaml
 
@@ -669,8 +669,16 @@ def validate_schema(data: Any, pos: Positions) -> list[SpecError]:
     strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
     validator = strict(schema())
     out: list[SpecError] = []
+    # examples in the messages use the spec's own rulebook and game names where it has them
+    books = data.get("rulebooks") if isinstance(data, Mapping) else None
+    book = next((str(b) for b in books if isinstance(b, str) and b), None) if isinstance(books, Mapping) else None
+    game = data.get("game") if isinstance(data, Mapping) and isinstance(data.get("game"), str) else None
     for error in validator.iter_errors(data):
         for path, message, key in _describe(_specific(error)):
+            if book:
+                message = message.replace("rules.txt:", f"{book}:")
+            if game and re.fullmatch(r"[a-z][a-z0-9-]*", game):
+                message = message.replace("(such as my-game)", f"(such as {game})")
             e = pos.error(path, message, key=key)
             if e not in out:
                 out.append(e)
