@@ -70,6 +70,18 @@ class GreedyPlayer:
             ids = {k for s in r.extras(contract).extras for k in s.kinds} or set(state.spec.meld_kinds)
         return [state.spec.meld_kinds[k] for k in sorted(ids) if state.spec.meld_kinds[k].same or state.spec.meld_kinds[k].run]
 
+    def _context(self, state: State):
+        """What `_worth` asks of a state, computed once per state: (the attribute laid cards
+        are matched on and the values laid, once the player is down) and the meld kinds."""
+        if getattr(self, "_ctx_of", None) is state:
+            return self._ctx
+        r = kernel.rules(state.spec)
+        lay = r.lay_move()
+        lo = (lay.f.get("lay_off") or {}) if lay else {}
+        laid = (lo["match"], laid_values(state, lay)) if state.down() and lo else (None, ())
+        self._ctx_of, self._ctx = state, (laid, self._kinds(state))
+        return self._ctx
+
     def _worth(self, state: State, t: int, hand: Sequence[int]) -> int:
         """How much card type t helps: a wild or a card matching a laid one helps most, a
         natural as much as the other naturals in hand it could share a meld with."""
@@ -79,12 +91,9 @@ class GreedyPlayer:
             return 100
         if not ct.natural:
             return -1
-        r = kernel.rules(state.spec)
-        lay = r.lay_move()
-        lo = (lay.f.get("lay_off") or {}) if lay else {}
-        if state.down() and lo and ct.attrs[lo["match"]] in laid_values(state, lay):
+        laid, kinds = self._context(state)
+        if ct.attrs.get(laid[0]) in laid[1]:
             return 100
-        kinds = self._kinds(state)
         if not kinds:
             return sum(n for u, n in enumerate(hand) if types[u].natural and types[u].attrs == ct.attrs) - 1
         best = 0
