@@ -50,8 +50,16 @@ class Problem:
         return self.message
 
 
+class _Owned:
+    """A zone or counter: one for the table, or one for each player."""
+
+    @property
+    def each(self) -> bool:
+        return self.owner == "each"
+
+
 @dataclass(frozen=True)
-class Zone:
+class Zone(_Owned):
     id: str
     kind: str            # hand, pile, melds
     owner: str           # each, shared
@@ -59,23 +67,15 @@ class Zone:
     clause: str
     index: int
 
-    @property
-    def each(self) -> bool:
-        return self.owner == "each"
-
 
 @dataclass(frozen=True)
-class Counter:
+class Counter(_Owned):
     id: str
     owner: str
     start: int
     reset: str           # never, round
     clause: str
     index: int
-
-    @property
-    def each(self) -> bool:
-        return self.owner == "each"
 
 
 @dataclass(frozen=True)

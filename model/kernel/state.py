@@ -132,27 +132,23 @@ class State:
                 return v
         return None
 
-    def with_zone(self, zid: str, value, seat: int | None = None) -> "State":
-        z = rules(self.spec).zones[zid]
-        zones = list(self.zones)
-        if z.each:
-            seats = list(zones[z.index])
+    def _set(self, slots: tuple, decl, value, seat: int | None) -> tuple:
+        """`slots` (the zones or the counters) with `decl`'s slot set to value (the seat's,
+        for a per-seat zone or counter: the player to move's unless named)."""
+        out = list(slots)
+        if decl.each:
+            seats = list(out[decl.index])
             seats[self.current if seat is None else seat] = value
-            zones[z.index] = tuple(seats)
+            out[decl.index] = tuple(seats)
         else:
-            zones[z.index] = value
-        return _replace(self, zones=tuple(zones))
+            out[decl.index] = value
+        return tuple(out)
+
+    def with_zone(self, zid: str, value, seat: int | None = None) -> "State":
+        return _replace(self, zones=self._set(self.zones, rules(self.spec).zones[zid], value, seat))
 
     def with_counter(self, cid: str, value: int, seat: int | None = None) -> "State":
-        c = rules(self.spec).counters[cid]
-        counters = list(self.counters)
-        if c.each:
-            seats = list(counters[c.index])
-            seats[self.current if seat is None else seat] = value
-            counters[c.index] = tuple(seats)
-        else:
-            counters[c.index] = value
-        return _replace(self, counters=tuple(counters))
+        return _replace(self, counters=self._set(self.counters, rules(self.spec).counters[cid], value, seat))
 
     def hand(self, seat: int | None = None) -> tuple[int, ...]:
         return self.zone(rules(self.spec).hand.id, seat)
