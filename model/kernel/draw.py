@@ -21,27 +21,74 @@ def _plural(n: int, word: str) -> str:
 
 def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -> State | Refusal:
     me = state.current
-    srcs = decl.f["from"]
     stock = r.stock
-    takes_stock = stock is not None and stock.id in srcs
+    takes_stock = stock is not None and stock.id in decl.f["from"]
     if takes_stock and not state.zone(stock.id):
         state, ended = flow.empty_stock(state)
         if ended:
             return state
+    bad, piles, cost = _check(state, r, decl, units, seat)
+    if bad is not None:
+        return bad
+    taken: list[int] = []
+    for zid, (owner, pile, need) in piles.items():
+        taken += list(pile[len(pile) - need:])
+        state = state.with_zone(zid, pile[:len(pile) - need], owner)
+    if takes_stock:
+        got = _from_stock(state, r, decl, units)
+        if isinstance(got, Refusal):
+            return got
+        state, from_stock = got
+        taken += from_stock
+    state = state.with_zones([(r.hand.id, add(state.hand(me), taken), None)], phase=decl.then)
+    for cnt, c in cost.items():
+        state = state.with_counter(cnt, state.counter(cnt) - c)
+    return flow.after_draw(state)
+
+
+UNSURE = "unsure"
+
+
+def refusal(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None):
+    """Why a draw of `units` would be refused here, found without moving a card: a Refusal,
+    None when it would be played, or UNSURE when only playing it can tell (the stock runs
+    out on the way and the stock-empty rule decides)."""
+    stock = r.stock
+    takes_stock = stock is not None and stock.id in decl.f["from"]
+    if takes_stock and not state.zone(stock.id):
+        return UNSURE
+    bad, _, _ = _check(state, r, decl, units, seat)
+    if bad is not None or not takes_stock:
+        return bad
+    need = units * int(decl.f["from"][stock.id])
+    needs = decl.f.get("needs") or {}
+    at_least = int(needs.get(stock.id, 0)) * (units if needs.get("per") == "unit" else 1)
+    have = len(state.zone(stock.id))
+    if have < at_least:
+        return _from_stock(state, r, decl, units)
+    return None if have >= need else UNSURE
+
+
+def _check(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None):
+    """The refusals a draw meets before the stock: (Refusal or None, the other piles it
+    takes from as {zone: (owner, pile, cards taken)}, its cost as {counter: amount})."""
+    srcs = decl.f["from"]
+    stock = r.stock
+    takes_stock = stock is not None and stock.id in srcs
     where = f"moves.{decl.id}"
     k = units
     if decl.f.get("units") is None:
         if k != 1:
-            return Refusal((decl.clause,), f"a {decl.id} takes one unit of cards, not {k}")
+            return Refusal((decl.clause,), f"a {decl.id} takes one unit of cards, not {k}"), None, None
     else:
         if k < 1:
-            return Refusal((decl.clause,), f"a {decl.id} takes at least one unit of cards")
+            return Refusal((decl.clause,), f"a {decl.id} takes at least one unit of cards"), None, None
         mx = decl.f["units"]["max"]
         if k > 1 or mx != "many":
             trace.rest(r.clause(f"{where}.units.max"), f"how many units one {decl.id} may take")
         if mx != "many" and k > int(mx):
             return Refusal((r.clause(f"{where}.units.max"),),
-                           f"a {decl.id} takes at most {mx} unit(s) under the rules in force")
+                           f"a {decl.id} takes at most {mx} unit(s) under the rules in force"), None, None
     # the piles other than the stock must hold what the move takes
     piles = {}
     for zid, per in srcs.items():
@@ -51,37 +98,25 @@ def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -
         owner = None
         if z.each:
             if seat is None or not 0 <= seat < state.players:
-                return Refusal((decl.clause,), f"a {decl.id} names the seat whose {zid} it takes from")
+                return Refusal((decl.clause,), f"a {decl.id} names the seat whose {zid} it takes from"), None, None
             owner = seat
         pile = state.zone(zid, owner)
         need = k * int(per)
         if need > len(pile):
-            return Refusal((decl.clause,), f"a {decl.id} of {k} takes {need} card(s) from {zid}; it holds {len(pile)}")
+            return Refusal((decl.clause,),
+                           f"a {decl.id} of {k} takes {need} card(s) from {zid}; it holds {len(pile)}"), None, None
         piles[zid] = (owner, pile, need)
     cost = {cnt: k * int(c) for cnt, c in (decl.f.get("cost") or {}).items()}
     for cnt, c in cost.items():
         have = state.counter(cnt)
         if c > have:
             return Refusal((r.counters[cnt].clause, decl.clause),
-                           f"a {decl.id} of {k} costs {c} {cnt if c != 1 else cnt.rstrip('s')}; {have} left")
-    taken: list[int] = []
+                           f"a {decl.id} of {k} costs {c} {cnt if c != 1 else cnt.rstrip('s')}; {have} left"), None, None
     for zid, (owner, pile, need) in piles.items():
         if len(pile) > need and r.zones[zid].face == "up":
             trace.rest(r.clause(f"{where}.take_from"), f"which cards of {zid} a {decl.id} takes")
             r.need(f"{where}.take_from")
-        taken += list(pile[len(pile) - need:])
-        state = state.with_zone(zid, pile[:len(pile) - need], owner)
-    if takes_stock:
-        got = _from_stock(state, r, decl, k)
-        if isinstance(got, Refusal):
-            return got
-        state, from_stock = got
-        taken += from_stock
-    state = state.with_zone(r.hand.id, add(state.hand(me), taken))
-    for cnt, c in cost.items():
-        state = state.with_counter(cnt, state.counter(cnt) - c)
-    state = state.replace(phase=decl.then)
-    return flow.after_draw(state)
+    return None, piles, cost
 
 
 def _from_stock(state: State, r: Rules, decl: MoveDecl, k: int):

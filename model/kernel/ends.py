@@ -47,7 +47,10 @@ def check_discard(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal 
         return Refusal((decl.clause,), f"the {decl.id} must come from the hand")
     if "except" in decl.f:
         trace.rest(r.clause(f"moves.{decl.id}.except"), f"whether the card may be the {decl.id}")
-    barred = {state.spec.cards.by_token()[str(t).upper()].index for t in decl.f.get("except") or ()}
+    barred = r._memo.get(("barred", decl.id))
+    if barred is None:
+        barred = r._memo[("barred", decl.id)] = frozenset(
+            state.spec.cards.by_token()[str(t).upper()].index for t in decl.f.get("except") or ())
     if card in barred:
         return Refusal((r.clause(f"moves.{decl.id}.except"),),
                        f"a {state.spec.cards.types[card].token} cannot be the {decl.id}")
@@ -59,7 +62,7 @@ def discard(state: State, r: Rules, decl: MoveDecl, card: int) -> State | Refusa
     if bad is not None:
         return bad
     pile = decl.f["to"]
-    state = state.with_zone(r.hand.id, remove(state.hand(), [card])).with_zone(pile, state.zone(pile) + (card,))
+    state = state.with_zones([(r.hand.id, remove(state.hand(), [card]), None), (pile, state.zone(pile) + (card,), None)])
     return _finish(state, r)
 
 

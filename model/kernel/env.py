@@ -45,19 +45,29 @@ def contract_cards(state, seat: int) -> int:
         return 0
     which = lay.f["contract"]
     value = state.counter(which, seat) if which in r.counters else None
-    c = r.contract(value, lay)
-    return sum(s.size for s in c.required) if c is not None else 0
+    key = ("contract_cards", value)
+    if key not in r._memo:
+        c = r.contract(value, lay)
+        r._memo[key] = sum(s.size for s in c.required) if c is not None else 0
+    return r._memo[key]
+
+
+def _draws(r) -> list[tuple]:
+    """Each draw move as (cards a unit brings, {counter: cost of a unit}, whether units vary)."""
+    if ("draws",) not in r._memo:
+        r._memo[("draws",)] = [
+            (sum(int(n) for n in m.f["from"].values()),
+             {cnt: int(c) for cnt, c in (m.f.get("cost") or {}).items() if int(c) > 0},
+             m.f.get("units") is not None)
+            for m in r.moves.values() if m.mechanic == "draw"]
+    return r._memo[("draws",)]
 
 
 def most_drawn(state, seat: int) -> int:
     r = rules(state.spec)
     best = 0
-    for m in r.moves.values():
-        if m.mechanic != "draw":
-            continue
-        per_unit = sum(int(n) for n in m.f["from"].values())
-        cost = {cnt: int(c) for cnt, c in (m.f.get("cost") or {}).items() if int(c) > 0}
-        if m.f.get("units") is None:                 # one unit a move
+    for per_unit, cost, varying in _draws(r):
+        if not varying:                              # one unit a move
             units = 1 if all(state.counter(cnt, seat) >= c for cnt, c in cost.items()) else 0
         elif cost:                                   # every unit the counters pay for
             units = min(state.counter(cnt, seat) // c for cnt, c in cost.items())
@@ -67,56 +77,75 @@ def most_drawn(state, seat: int) -> int:
     return best
 
 
+def _input(name: str):
+    def get(st, seat):
+        v = st.input(name)
+        if v is None:
+            v = rules(st.spec).inputs[name].default
+        if v is None:
+            raise Undecided(V.question(f"inputs.{name}.default"), f"inputs.{name}.default",
+                            f"{name} in round {st.round}")
+        return bool(v)
+    return get
+
+
+def _zone_value(fn: str, zid: str, r):
+    z = r.zones[zid]
+    if fn == "size":
+        return lambda st, seat: zone_size(z, st.zone(zid, seat))
+    return lambda st, seat: zone_points(st.spec, z, st.zone(zid, seat))
+
+
+_STATE_NAMES = {
+    "players": lambda st, seat: st.players,
+    "seat": lambda st, seat: seat,
+    "is_dealer": lambda st, seat: seat == st.dealer,
+    "turns_finished": lambda st, seat: st.turns_finished,
+    "turn": lambda st, seat: st.turns_finished + 1,
+    "round": lambda st, seat: st.round,
+    "down": lambda st, seat: st.down(seat),
+    "went_out": lambda st, seat: False,
+    "contract_cards": contract_cards,
+    "most_drawn": most_drawn,
+}
+
+
+def _getter(r, spec, name: str):
+    """How to read one name in any state of this spec (None: the name means nothing here)."""
+    if name in r.counters:
+        return lambda st, seat: st.counter(name, seat)
+    if name in r.inputs:
+        return _input(name)
+    if name in spec.params:
+        value = spec.params[name]
+        return lambda st, seat: value
+    if name.endswith(")") and "(" in name:
+        fn, zid = name[:-1].split("(", 1)
+        if fn in ("size", "points") and zid in r.zones:
+            return _zone_value(fn, zid, r)
+        return None
+    return _STATE_NAMES.get(name)
+
+
 class Env(Mapping):
     """A lazy mapping of names to values for `Expr.evaluate`."""
 
     def __init__(self, state, seat: int, extra: Mapping | None = None):
         self.state, self.seat = state, seat
-        self.extra = dict(extra or {})
+        self.extra = dict(extra) if extra else None
+        self.getters = rules(state.spec).env_getters
 
     def __getitem__(self, name: str):
-        if name in self.extra:
+        if self.extra and name in self.extra:
             return self.extra[name]
-        st, seat = self.state, self.seat
-        r = rules(st.spec)
-        if name in r.counters:
-            return st.counter(name, seat)
-        if name in r.inputs:
-            v = st.input(name)
-            if v is None:
-                v = r.inputs[name].default
-            if v is None:
-                raise Undecided(V.question(f"inputs.{name}.default"), f"inputs.{name}.default",
-                                f"{name} in round {st.round}")
-            return bool(v)
-        if name in st.spec.params:
-            return st.spec.params[name]
-        if name.endswith(")") and "(" in name:
-            fn, zid = name[:-1].split("(", 1)
-            z = r.zones[zid]
-            value = st.zone(zid, seat)
-            return zone_size(z, value) if fn == "size" else zone_points(st.spec, z, value)
-        if name == "players":
-            return st.players
-        if name == "seat":
-            return seat
-        if name == "is_dealer":
-            return seat == st.dealer
-        if name == "turns_finished":
-            return st.turns_finished
-        if name == "turn":
-            return st.turns_finished + 1
-        if name == "round":
-            return st.round
-        if name == "down":
-            return st.down(seat)
-        if name == "went_out":
-            return False
-        if name == "contract_cards":
-            return contract_cards(st, seat)
-        if name == "most_drawn":
-            return most_drawn(st, seat)
-        raise KeyError(name)
+        get = self.getters.get(name)
+        if get is None:
+            st = self.state
+            get = self.getters[name] = _getter(rules(st.spec), st.spec, name)
+            if get is None:
+                del self.getters[name]
+                raise KeyError(name)
+        return get(self.state, self.seat)
 
     def __iter__(self):
         return iter(())

@@ -142,8 +142,9 @@ def start_turn(state: State) -> State:
 def end_turn(state: State) -> State:
     """The turn is over: the next player's turn starts (and a round nobody can finish ends)."""
     nxt = state.replace(turns_finished=state.turns_finished + 1,
-                              current=next_seat(state.spec, state.current, state.players), lays_this_turn=0)
-    return check_stalled(start_turn(nxt))
+                        current=next_seat(state.spec, state.current, state.players), lays_this_turn=0)
+    nxt.__dict__["phase"] = turn_phase(nxt)      # a fresh copy nobody else holds yet
+    return check_stalled(nxt)
 
 
 def may_go_out(state: State) -> bool:

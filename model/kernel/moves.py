@@ -113,7 +113,10 @@ def _legal_moves(state: State) -> list[Move]:
             k = 1
             mx = m.f["units"]["max"]
             while mx == "many" or k <= int(mx):
-                if isinstance(draw_.draw(probe, r, m, k, None), Refusal):
+                bad = draw_.refusal(probe, r, m, k, None)
+                if bad is draw_.UNSURE:
+                    bad = draw_.draw(probe, r, m, k, None)
+                if isinstance(bad, Refusal):
                     break
                 out.append(Move(m.id, units=k))
                 k += 1

@@ -51,11 +51,11 @@ class Problem:
 
 
 class _Owned:
-    """A zone or counter: one for the table, or one for each player."""
+    """A zone or counter: one for the table, or one for each player (`each`, read at every
+    step of play, so kept as a plain attribute)."""
 
-    @property
-    def each(self) -> bool:
-        return self.owner == "each"
+    def __post_init__(self):
+        object.__setattr__(self, "each", self.owner == "each")
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,7 @@ class Rules:
         self.problems: list[Problem] = []
         self._extras: dict = {}
         self._memo: dict = {}
+        self.env_getters: dict = {}     # name -> how env.py reads it in any state
         self.tree: dict = {}
         self.where: dict[str, str] = {}          # field path -> clause id
         self.paths: dict[str, tuple] = {}        # field path -> place in the file
@@ -575,6 +576,12 @@ class Rules:
 
     def deck(self, players: int) -> list[int]:
         """The deck for this many players, card type indices in the game's card order."""
+        key = ("deck", players)
+        if key not in self._memo:
+            self._memo[key] = tuple(self._deck(players))
+        return list(self._memo[key])
+
+    def _deck(self, players: int) -> list[int]:
         cid, pack = self.spec.rule("pack")
         if cid is None:
             raise Undecided(V.question("pack"), "pack")
