@@ -5,9 +5,13 @@ played move by move (greedy and random players); every move is applied with
 `kernel.apply_traced`, which says which assumption clauses the outcome rested on.
 
 - Where the kernel raises `Undecided`, no clause at all decides what happens: a gap
-  nobody has settled, unresolved, with the trace from the deal that reaches it.
-- The first time a named assumption decides something is a gap in the rulebook that the
-  spec has settled: resolved by that assumption, with its trace.
+  nobody has settled (kind `gap`, unresolved), with the trace from the deal that reaches it.
+- A question the spec's structure asks and no clause answers (`Rules.unanswered`) that
+  the exploration did not reach is a gap too, unresolved, saying the search did not reach
+  a situation that asks it within its bound.
+- The first time a named assumption decides something, the rulebook is silent there and
+  the spec has decided: a finding of its own kind (`assumed`), resolved by that
+  assumption, with its trace.
 - A state where play cannot go on (no legal move) is a dead end: unresolved.
 
 Exploration is bounded (named configurations, a move budget per game); assumptions the
@@ -155,13 +159,23 @@ def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, p
             witness={"seed": w["seed"], "players": w["players"], "player": w["player"], "trace": w["trace"],
                      "replay": _replay(w), "field": w["field"]},
             method=method))
+    reached = {w["field"] for w in ex["open"].values()} | set(ex["open"])
+    for q in statics:
+        if q in reached:
+            continue
+        out.append(Finding(
+            id=f"gap:{q}", kind="gap", clauses=[], sources=[], question=question(q),
+            verdict="no clause of the spec decides it; the exploration did not reach a situation that asks it",
+            resolved=False, resolution="add a rule, a reading or a named assumption that decides it",
+            witness={"unanswered": q}, method=f"reading the spec's kernel fields; {method}"))
     for cid, w in sorted(seen.items(), key=lambda kv: len(kv[1]["moves"])):
         c = spec.clauses[cid]
         where = "the deal" if w["part"] == "deal" else f"move {len(w['moves'])}"
         out.append(Finding(
-            id=f"gap:{cid}", kind="gap", clauses=[cid], sources=list(c.source),
+            id=f"assumed:{cid}", kind="assumed", clauses=[cid], sources=list(c.source),
             question=f"does any rulebook clause decide {w['decided']}?",
-            verdict=f"no: the rulebook is silent on {w['decided']}; reached at {where} of a seeded game",
+            verdict=f"assumed: the rulebook is silent on {w['decided']} and the spec decided; "
+                    f"reached at {where} of a seeded game",
             resolved=True, resolution=f"the spec's named assumption {cid} decides it: {c.says}",
             witness={"seed": w["seed"], "players": w["players"], "player": w["player"],
                      "trace": w["trace"], "replay": _replay(w)},
