@@ -61,9 +61,10 @@ def _sumset(options: list[Mapping[int, tuple]]) -> dict[int, tuple]:
 
 
 class _Search:
-    def __init__(self, spec, contract: Contract, hand: tuple, best: bool = False):
+    def __init__(self, spec, contract: Contract, hand: tuple, best: bool = False, first: bool = False):
         self.g = _game(spec)
         self.spec, self.contract, self.best = spec, contract, best
+        self.first = first          # best mode: stop at the first lay-down found (whether any exists)
         self.hand = tuple(hand)
         self.kinds = spec.meld_kinds
         self.params = dict(spec.params)
@@ -283,6 +284,8 @@ class _Search:
             sub = self.solve(rest, req, used_vals, agg, min(kept + 1, c.keep))
             if sub is not None:
                 better((sub[0], sub[1], [card] + sub[2]))
+                if self.first:
+                    return best
         choices = []
         seen = set()
         for i in req:
@@ -314,6 +317,8 @@ class _Search:
                     if not self.best:
                         return [meld] + sub
                     better((env["face_points"] + sub[0], [meld] + sub[1], sub[2]))
+                    if self.first:
+                        return best
         return best
 
 
@@ -710,7 +715,13 @@ def decide(spec, contract: Contract, hand) -> Verdict:
 
 def best_lay(spec, contract: Contract, hand) -> Verdict:
     hand = tuple(hand)
-    found = _Search(spec, contract, hand, best=True).run()
+    if contract.extras and not contract.rules and \
+            _Search(spec, dataclasses.replace(contract, extras=()), hand, best=True, first=True).run() is None:
+        # Without rules over the whole lay-down, further melds are optional: a lay with them
+        # is a lay of the required melds alone with more cards kept. None of that: none at all.
+        found = None
+    else:
+        found = _Search(spec, contract, hand, best=True).run()
     if found is not None:
         points, melds, kept = found
         return Verdict(True, _order(melds), engine="reference", kept=tuple(sorted(kept)), points=points)
