@@ -15,7 +15,9 @@ from html import escape
 from typing import Mapping
 
 from .cards_svg import figure
-from .faq import REF, Entry, Faq, Flag, entry_json, plain
+from .faq import entry_json
+from .faq_entry import Entry, Faq, Flag
+from .faq_words import REF, plain
 
 COMMAND = "rulings faq {game}"
 
