@@ -459,7 +459,7 @@ def parse_yaml(text: str, file: str, parser=None) -> tuple[Any, Positions]:
 @functools.lru_cache(maxsize=1)
 def schema() -> dict:
     text = resources.files("rulings.games").joinpath("schema.yaml").read_text(encoding="utf-8")
-    sch = yaml.load(text, Loader=Loader)
+    sch = yaml.load(text, Loader=_CLoader or Loader)    # the packaged schema: libyaml when present
     formal = sch["$defs"]["formal"]
     for where in ("clause", "reading"):
         props = sch["$defs"][where]["properties"]
