@@ -149,17 +149,10 @@ class State:
 
     def with_zones(self, changes, **fields) -> "State":
         """One copy with several zones set, as [(zone, value, seat or None)], and these fields."""
-        zones = list(self.zones)
-        r = rules(self.spec)
+        zones, r = self.zones, rules(self.spec)
         for zid, value, seat in changes:
-            z = r.zones[zid]
-            if z.each:
-                seats = list(zones[z.index])
-                seats[self.current if seat is None else seat] = value
-                zones[z.index] = tuple(seats)
-            else:
-                zones[z.index] = value
-        return self.replace(zones=tuple(zones), **fields)
+            zones = self._set(zones, r.zones[zid], value, seat)
+        return self.replace(zones=zones, **fields)
 
     def with_counter(self, cid: str, value: int, seat: int | None = None) -> "State":
         return _replace(self, counters=self._set(self.counters, rules(self.spec).counters[cid], value, seat))
