@@ -213,16 +213,54 @@ def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) ->
     }
 
 
-def run(spec: Spec, n: int, games: int, seed: int, player: str = "greedy",
-        progress: Callable[[int], None] | None = None, max_moves: int = 200_000) -> dict:
-    """Play `games` games of `n` players and report on them."""
+_specs: dict = {}        # (origin, readings) -> spec, filled before workers start (forked ones inherit it)
+
+
+def _spec_key(spec: Spec) -> tuple:
+    return spec.origin or spec.file, tuple(sorted(spec.chosen.items()))
+
+
+def play_chunk(job: tuple) -> list[GamePlay]:
+    """Games `indices` of a run (a chunk of work for `executor.run`): each game's seed comes
+    from the run's seed and the game's index, so who plays a chunk does not matter."""
+    key, n, seed, indices, player, max_moves = job
+    spec = _specs.get(key)
+    if spec is None:
+        from .spec import load
+
+        spec = _specs[key] = load(key[0], dict(key[1]))
+    return [play_game(spec, n, game_seed(seed, i), player, max_moves=max_moves) for i in indices]
+
+
+def play_games(spec: Spec, n: int, games: int, seed: int, player: str = "greedy", max_moves: int = 200_000,
+               executor: str = "local", workers: int | None = 1, scheduler: str | None = None,
+               progress: Callable[[int], None] | None = None):
+    """The `games` games of a run, in order, and where they were played (`executor.Outcome`);
+    `progress(k)` after each chunk, k games done so far."""
+    from . import executor as ex
+
     if player not in PLAYERS:
         raise ValueError(f"player {player!r}: one of {', '.join(PLAYERS)}")
-    plays = []
-    for i in range(games):
-        plays.append(play_game(spec, n, game_seed(seed, i), player, max_moves=max_moves))
-        if progress:
-            progress(i + 1)
+    key = _spec_key(spec)
+    _specs[key] = spec
+    w = workers or ex.default_workers()
+    chunks = ex.chunked(range(games), w) if (w > 1 or executor != "local") else [[i] for i in range(games)]
+    jobs = [(key, n, seed, tuple(c), player, max_moves) for c in chunks]
+
+    def step(k: int) -> None:            # k chunks done, in any order: about that many games
+        progress(min(games, round(k * games / len(jobs))))
+
+    out = ex.run(play_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler,
+                 progress=step if progress else None)
+    return [g for chunk in out.results for g in chunk], out
+
+
+def run(spec: Spec, n: int, games: int, seed: int, player: str = "greedy",
+        progress: Callable[[int], None] | None = None, max_moves: int = 200_000,
+        executor: str = "local", workers: int | None = 1, scheduler: str | None = None) -> dict:
+    """Play `games` games of `n` players and report on them (the same report wherever and
+    on how many workers they are played)."""
+    plays, out = play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler, progress)
     return report(spec, n, seed, player, plays)
 
 

@@ -8,6 +8,7 @@ import sys
 import click
 
 from .common import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, _fail, _load
+from .scale import scale_options
 
 VERDICT_EXIT = {"legal": EXIT_OK, "illegal": EXIT_NO, "undecided": EXIT_UNDECIDED}
 
@@ -126,7 +127,8 @@ def judge(game, scenario_file, readings, as_json):
               help="A game still running after this many moves is reported as unfinished.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def simulate(game, n, games, seed, player, max_moves, readings, as_json):
+@scale_options
+def simulate(game, n, games, seed, player, max_moves, readings, as_json, workers, executor, scheduler):
     """Play whole games and report what a rule writer wants to know.
 
     Rounds grouped by level (or by number): how often each ends by someone going out and
@@ -134,12 +136,14 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json):
     the stock runs out; the final counters (scores, levels) and the winners; and the share
     of games in which a decision rested on each assumption or reading. A game that
     reaches a question no clause answers is counted as undecided, with the question.
-    Same seed, same report. A progress bar shows on a terminal.
+    Same seed, same report, on any number of workers and any executor (games are played
+    on every core by default; docs/scaling.md). A progress bar shows on a terminal.
 
     \b
     Examples:
       rulings simulate tick --players 4 --games 200 --seed 1
       rulings simulate tick --players 2 --games 50 --player random --reading stalled-level=void
+      rulings simulate tick --players 4 --games 1000 --executor dask --scheduler tcp://10.0.0.5:8786
     """
     from .. import kernel, simulate as sim
 
@@ -152,7 +156,15 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json):
         _fail(f"--players {n}: {spec.title} is for {lo} to {hi} players (clause {spec.rule('players')[0]})")
     if games < 1:
         _fail("--games must be 1 or more")
-    plays = []
+    from ..executor import ExecutorError
+
+    def play(progress=None):
+        try:
+            return sim.play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler,
+                                  progress)
+        except ExecutorError as e:
+            _fail(str(e))
+
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -160,11 +172,11 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json):
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=games)
-            for i in range(games):
-                plays.append(sim.play_game(spec, n, sim.game_seed(seed, i), player, max_moves=max_moves))
-                bar.advance(task)
+            plays, out = play(lambda k: bar.update(task, completed=k))
     else:
-        plays = [sim.play_game(spec, n, sim.game_seed(seed, i), player, max_moves=max_moves) for i in range(games)]
+        plays, out = play()
+    for note in out.notes:
+        click.echo(f"rulings: {note}", err=True)
     rep = sim.report(spec, n, seed, player, plays)
     if as_json:
         click.echo(json.dumps(rep, indent=2))

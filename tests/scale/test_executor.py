@@ -1,0 +1,116 @@
+"""Where parallel work runs does not change its answers: the same seeded simulation on one
+process, on local worker processes and on a Dask cluster; a worker killed mid-run has its
+work rerun and the run says so; a Dask scheduler nobody answers at is a clear error."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulings import executor as ex
+from rulings import simulate as sim
+from rulings.spec import load
+
+BIN = Path(sys.executable).parent
+
+
+def _report(**where) -> dict:
+    return sim.run(load("tick"), 2, 6, 11, "greedy", **where)
+
+
+@pytest.fixture(scope="module")
+def in_process() -> dict:
+    return _report(workers=1)
+
+
+def test_local_workers_give_the_same_report(in_process):
+    assert _report(workers=2) == in_process
+    assert _report(workers=3) == in_process
+
+
+def test_a_dask_cluster_gives_the_same_report(in_process):
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    assert _report(executor="dask", workers=2) == in_process
+
+
+def test_the_cli_json_is_the_same_byte_for_byte_at_any_worker_count():
+    outs = []
+    for w in ("1", "2"):
+        p = subprocess.run([str(BIN / "rulings"), "simulate", "tick", "--players", "2", "--games", "4", "--seed", "5",
+                            "--json", "--workers", w], capture_output=True, text=True, timeout=600)
+        assert p.returncode == 0, p.stderr
+        outs.append(p.stdout)
+    assert outs[0] == outs[1]
+
+
+# ---- a worker that dies --------------------------------------------------------------------------
+
+def square_or_die(job):
+    """Squares n; the first time it meets the chunk marked to die, its process ends at once."""
+    n, marker = job
+    if marker and not os.path.exists(marker):
+        Path(marker).write_text("died once")
+        os._exit(9)
+    return n * n
+
+
+def test_a_local_worker_killed_mid_run_has_its_chunk_rerun(tmp_path):
+    jobs = [(n, str(tmp_path / "die") if n == 3 else None) for n in range(8)]
+    out = ex.run(square_or_die, jobs, workers=2)
+    assert out.results == [n * n for n in range(8)]
+    assert out.reruns >= 1 and "rerun" in out.notes[0]
+
+
+def test_a_dask_worker_killed_mid_run_has_its_task_rerun(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    jobs = [(n, str(tmp_path / "die") if n == 3 else None) for n in range(6)]
+    out = ex.run(square_or_die, jobs, executor="dask", workers=2)
+    assert out.results == [n * n for n in range(6)]
+    assert out.reruns >= 1 and "rerun" in out.notes[0]
+
+
+def test_a_chunk_that_always_kills_its_worker_ends_the_run_with_an_error():
+    with pytest.raises(ex.ExecutorError, match="ended its worker process"):
+        ex.run(_always_die, [1, 2], workers=2)
+
+
+def _always_die(job):
+    os._exit(9)
+
+
+# ---- where the work cannot run ----------------------------------------------------------------
+
+def test_a_scheduler_nobody_answers_at_is_exit_2():
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    p = subprocess.run([str(BIN / "rulings"), "simulate", "tick", "--players", "2", "--games", "1",
+                        "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_without_dask_the_error_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)     # import distributed now fails
+    with pytest.raises(ex.ExecutorError, match=r"pip install 'rulings\[dask\]'"):
+        ex.run(square_or_die, [(1, None)], executor="dask")
+
+
+def test_a_scheduler_without_dask_executor_is_a_usage_error():
+    p = subprocess.run([str(BIN / "rulings"), "simulate", "tick", "--players", "2", "--games", "1",
+                        "--scheduler", "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "--executor dask" in p.stderr
+
+
+def test_chunks_cover_every_item_in_order():
+    for n in (0, 1, 5, 17, 100):
+        for w in (1, 2, 8):
+            chunks = ex.chunked(list(range(n)), w)
+            assert [x for c in chunks for x in c] == list(range(n))
+            assert all(chunks)
