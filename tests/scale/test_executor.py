@@ -114,3 +114,25 @@ def test_chunks_cover_every_item_in_order():
             chunks = ex.chunked(list(range(n)), w)
             assert [x for c in chunks for x in c] == list(range(n))
             assert all(chunks)
+
+
+def test_ctrl_c_stops_every_local_worker():
+    import signal
+    import time
+
+    psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
+    p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
+                          "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(p.pid)
+    deadline = time.monotonic() + 60
+    while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = me.children(recursive=True)
+    assert len(workers) >= 2, "the workers never started"
+    time.sleep(1)
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=30)
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"workers still running after Ctrl-C: {alive}"
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr.read()
