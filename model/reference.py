@@ -61,10 +61,13 @@ def _sumset(options: list[Mapping[int, tuple]]) -> dict[int, tuple]:
 
 
 class _Search:
-    def __init__(self, spec, contract: Contract, hand: tuple, best: bool = False, first: bool = False):
+    def __init__(self, spec, contract: Contract, hand: tuple, best: bool = False, first: bool = False,
+                 keep_at_most: tuple | None = None, score: str = "points"):
         self.g = _game(spec)
         self.spec, self.contract, self.best = spec, contract, best
         self.first = first          # best mode: stop at the first lay-down found (whether any exists)
+        self.cap = keep_at_most     # best mode: at most this many of each card type may stay in hand
+        self.score = score          # best mode: what is maximised, "points" (face value) or "cards"
         self.hand = tuple(hand)
         self.kinds = spec.meld_kinds
         self.params = dict(spec.params)
@@ -249,15 +252,16 @@ class _Search:
         req = tuple(range(len(self.slots)))
         return self.solve(self.hand, req, (), agg0, 0)
 
-    def solve(self, rem, req, used_vals, agg, kept):
-        """decide: a list of melds, or None.  best: (points, melds, kept cards) or None."""
-        key = (rem, req, used_vals, agg, kept)
+    def solve(self, rem, req, used_vals, agg, kept, here=(None, 0)):
+        """decide: a list of melds, or None.  best: (points, melds, kept cards) or None.
+        `here`: (the lowest card type left, copies of it kept so far), for `keep_at_most`."""
+        key = (rem, req, used_vals, agg, kept, here)
         if key in self.memo:
             return self.memo[key]
-        self.memo[key] = result = self._solve(rem, req, used_vals, agg, kept)
+        self.memo[key] = result = self._solve(rem, req, used_vals, agg, kept, here)
         return result
 
-    def _solve(self, rem, req, used_vals, agg, kept):
+    def _solve(self, rem, req, used_vals, agg, kept, here=(None, 0)):
         g, c = self.g, self.contract
         first = next((t for t in g.naturals if rem[t] > 0), None)
         first_wild = None if first is not None else next((w for w in g.wilds if rem[w] > 0), None)
@@ -278,10 +282,12 @@ class _Search:
             if special is not None or req or not self.rules_hold(agg):
                 return None
             return []
-        if self.best:   # the lowest card may also stay in hand
-            card = first if first is not None else first_wild
+        card = first if first is not None else first_wild
+        held = here[1] if here[0] == card else 0
+        if self.best and (self.cap is None or held < self.cap[card]):   # the lowest card may also stay in hand
             rest = rem[:card] + (rem[card] - 1,) + rem[card + 1:]
-            sub = self.solve(rest, req, used_vals, agg, min(kept + 1, c.keep))
+            sub = self.solve(rest, req, used_vals, agg, min(kept + 1, c.keep),
+                             (card, held + 1) if self.cap is not None else here)
             if sub is not None:
                 better((sub[0], sub[1], [card] + sub[2]))
                 if self.first:
@@ -308,7 +314,7 @@ class _Search:
                     for t in nats + wilds:
                         left[t] -= 1
                     new_req = tuple(j for j in req if j != i) if i is not None else req
-                    sub = self.solve(tuple(left), new_req, new_used, self.lay_agg(agg, kid, env), kept)
+                    sub = self.solve(tuple(left), new_req, new_used, self.lay_agg(agg, kid, env), kept, here)
                     if sub is None:
                         continue
                     meld = PlacedMeld(kid, i is not None, tuple(nats + wilds),
@@ -316,7 +322,8 @@ class _Search:
                                       env["points"])
                     if not self.best:
                         return [meld] + sub
-                    better((env["face_points"] + sub[0], [meld] + sub[1], sub[2]))
+                    gain = env["face_points"] if self.score == "points" else len(nats) + len(wilds)
+                    better((gain + sub[0], [meld] + sub[1], sub[2]))
                     if self.first:
                         return best
         return best

@@ -16,6 +16,7 @@ from .faq import faq
 from .melds import lay, meld
 from .play import judge, simulate
 from .specs import games, validate
+from .table import play
 
 
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,7 +41,7 @@ def main(ctx: click.Context, debug: bool):
     ctx.meta["rulings.debug"] = debug
 
 
-for _command in (games, validate, meld, lay, check, judge, simulate, faq, vectors, conform):
+for _command in (games, validate, meld, lay, play, check, judge, simulate, faq, vectors, conform):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover

@@ -1,0 +1,150 @@
+"""`rulings play`: a shared table of melds and a hand — the most the hand can add, rearranging
+the table, or whether a new table is a legal result of the turn (`rulings.rearrange`)."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..cards import CardError
+from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, _fail, _load
+from .melds import _engine
+
+NOTATION = ("Melds are separated by '|', cards by spaces or commas, in the game's card tokens "
+            "(`rulings games` lists them), e.g. \"k7 k8 k9 | r5 o5 b5\".")
+
+
+def _melds(spec, text: str, what: str) -> list[tuple]:
+    out = []
+    for i, part in enumerate(text.split("|"), 1):
+        tokens = part.replace(",", " ").split()
+        if not tokens:
+            if text.strip():
+                _fail(f"{what}: meld {i} is empty (melds are separated by '|')")
+            continue
+        try:
+            out.append(spec.cards.hand_of(tokens))
+        except CardError as e:
+            _fail(f"{what}, meld {i}: {e}")
+    return out
+
+
+def _cards(spec, text: str, what: str) -> tuple:
+    try:
+        return spec.cards.hand_of(text.replace(",", " ").split())
+    except CardError as e:
+        _fail(f"{what}: {e}")
+
+
+def _total(spec, melds) -> tuple:
+    return tuple(sum(m[t] for m in melds) for t in range(len(spec.cards.types)))
+
+
+def _check_deck(spec, counts, what: str) -> None:
+    deck = spec.deck()
+    for t, (n, most) in enumerate(zip(counts, deck)):
+        if any(deck) and n > most:
+            _fail(f"{what}: {n} cards {spec.cards.types[t].token!r}, but the deck holds only {most}")
+
+
+def _meld_text(spec, m) -> str:
+    types = spec.cards.types
+    kind = spec.meld_kinds[m.kind]
+    shown = [types[t].token for t in m.cards]
+    if kind.same or kind.distinct or kind.run:
+        for pos, attrs in m.stands_for:
+            shown[pos] = f"{shown[pos]}(={spec.cards.stands_for_token(attrs)})"
+    return " ".join(shown)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--table", "table_text", default="", metavar="MELDS",
+              help="The melds on the table now. " + NOTATION)
+@click.option("--hand", "--rack", "hand_text", required=True, metavar="CARDS",
+              help="The cards the player holds (spaces or commas between them).")
+@click.option("--new", "new_text", default=None, metavar="MELDS",
+              help="A table proposed as the result of the turn: judged instead of searched.")
+@click.option("--by", type=click.Choice(["cards", "points"]), default="cards", show_default=True,
+              help="What 'the most' counts: cards added, or their face value.")
+@click.option("--engine", type=click.Choice(["z3", "reference"]), default="z3", show_default=True,
+              help="z3 over the card counts, or the reference's direct search (independent of it).")
+@click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def play(game, table_text, hand_text, new_text, by, engine, readings, as_json):
+    """The most a hand can add to a shared table of melds, rearranging it freely.
+
+    Every meld on the table must be valid when the player is done, and every card that was
+    on the table must still be on it; the rest comes from the hand. Prints what to add and
+    a new table that shows it (wilds with what they stand for). With --new, judges that
+    table instead: legal, or what is wrong with it. Whether the player may rearrange at
+    all yet (a first meld of their own, say) is a rule of play, not asked here.
+    Exit 0 something can be added (or --new is legal), 1 nothing can (or --new is
+    illegal), 2 bad input, 3 the solver could not decide.
+
+    \b
+    Examples:
+      rulings play rummikub --table "k7 k8 k9 | r5 o5 b5" --hand "k10 J b5"
+      rulings play rummikub --table "k7 k8 k9" --hand "k10 k11" --by points --json
+      rulings play rummikub --table "k7 k8 k9" --hand "k10 k6" --new "k6 k7 k8 k9 k10"
+    """
+    from .. import rearrange as ra
+
+    _engine(engine)
+    spec = _load(game, readings)
+    try:
+        ra.table_contract(spec)
+    except ra.RearrangeError as e:
+        _fail(str(e))
+    old = _melds(spec, table_text, "--table")
+    hand = _cards(spec, hand_text, "--hand")
+    table = _total(spec, old)
+    _check_deck(spec, tuple(x + y for x, y in zip(table, hand)), "--table and --hand together")
+    bad = ra.judge(spec, old, tuple(0 for _ in hand), old)
+    if not bad.legal:
+        _fail("--table is not a table of valid melds: " + "; ".join(bad.why))
+    if new_text is not None:
+        _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"), as_json)
+    try:
+        p = ra.best(spec, table, hand, by, engine)
+    except ra.RearrangeError as e:
+        _fail(str(e))
+    data = {"game": spec.game, "table": [spec.cards.tokens(m) for m in old], "hand": spec.cards.tokens(hand),
+            "by": by, "possible": p.possible, "placed": spec.cards.tokens(p.placed) if p.possible else [],
+            "value": p.value if p.possible else 0,
+            "new_table": [_meld_text(spec, m) for m in p.melds] if p.possible else [],
+            "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, p.placed))) if p.possible else
+            spec.cards.tokens(hand), "engine": p.engine, **({"note": p.note} if p.note else {})}
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    elif p.possible is None:
+        click.echo(f"{spec.game}: UNKNOWN: {p.note}")
+    elif not p.placed or not any(p.placed):
+        click.echo(f"{spec.game}: nothing from the hand can be added to the table ({p.engine})")
+    else:
+        unit = "card(s)" if by == "cards" else "points"
+        click.echo(f"{spec.game}: add {' '.join(data['placed'])} ({p.value} {unit}; {p.engine})")
+        click.echo("  new table:")
+        for m in data["new_table"]:
+            click.echo(f"    {m}")
+        click.echo(f"  kept: {' '.join(data['kept']) or 'nothing'}")
+    if p.possible is None:
+        sys.exit(EXIT_UNKNOWN)
+    sys.exit(EXIT_OK if p.possible and any(p.placed) else EXIT_NO)
+
+
+def _judge(spec, ra, old, hand, new, as_json) -> None:
+    j = ra.judge(spec, old, hand, new)
+    data = {"game": spec.game, "legal": j.legal, "placed": spec.cards.tokens(j.placed), "why": j.why,
+            "clauses": [{"clause": c, "source": spec.source(c)} for c in j.clauses]}
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(f"{spec.game}: {'LEGAL' if j.legal else 'ILLEGAL'}: the new table "
+                   + (f"adds {' '.join(data['placed']) or 'nothing'} from the hand" if j.legal else "is not a result of the turn"))
+        for w in j.why:
+            click.echo(f"  {w}")
+        for c in data["clauses"]:
+            click.echo(f"  {c['clause']} [{c['source']}]")
+    sys.exit(EXIT_OK if j.legal else EXIT_NO)

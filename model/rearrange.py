@@ -1,0 +1,174 @@
+"""Melds on a shared table that anyone may rearrange: what a player can add from their hand.
+
+A game whose melds lie on one table for everyone (a contract of free melds, `any`, in the
+spec) lets a player take the table apart and lay it out again with cards of their own, as
+long as every meld on the table is valid when they are done and every card that was on the
+table is still on it. Two questions, each answered two independent ways (Z3 over the card
+counts, and the reference's direct search), which the tests hold equal and equal to brute
+force on small positions:
+
+- `best`: the most the player can add, counted in cards or in face value, and one table
+  that shows it (the witness);
+- `judge`: is this new table a legal result of the turn: the old table's cards all on it,
+  the rest from the hand, every meld valid (the meld rules broken, by clause, if not).
+
+Both are about one turn's table only; whether the player may rearrange at all yet (say,
+before a first meld of their own) is a rule of play, not of this module.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from . import reference
+from .melds import Contract, PlacedMeld
+
+BY = ("cards", "points")
+
+
+class RearrangeError(ValueError):
+    """A question this module cannot ask of this spec or position (said in words)."""
+
+
+@dataclass
+class Placement:
+    possible: bool | None                 # None: the solver could not decide
+    placed: tuple = ()                    # counts per card type, from the hand
+    value: int = 0                        # cards or face value placed (as asked)
+    melds: list[PlacedMeld] = field(default_factory=list)   # the new table
+    engine: str = ""
+    note: str = ""
+
+
+def table_contract(spec) -> Contract:
+    """The contract melds on the table are held to: the spec's free melds."""
+    if "any" not in spec.contracts:
+        raise RearrangeError(f"{spec.game} lays no free melds (its spec has no `any` contract), so it has no "
+                             "shared table to rearrange")
+    c = spec.contracts["any"]
+    if c.required or c.rules:
+        raise RearrangeError(f"{spec.game}'s free melds carry rules over the whole lay-down; a table of them "
+                             "cannot be asked about meld by meld")
+    return c
+
+
+def _value(spec, counts, by: str) -> int:
+    return sum(counts) if by == "cards" else sum(n * spec.cards.types[t].value for t, n in enumerate(counts))
+
+
+def _check_position(spec, table, hand, by: str) -> None:
+    if by not in BY:
+        raise RearrangeError(f"by {by!r}: one of {', '.join(BY)}")
+    if len(table) != len(spec.cards.types) or len(hand) != len(spec.cards.types):
+        raise RearrangeError("a table and a hand are counts for every card type of the game")
+    specials = [spec.cards.types[t].token for t, n in enumerate(map(int.__add__, table, hand))
+                if n and spec.cards.types[t].special]
+    if specials:
+        raise RearrangeError(f"{', '.join(specials)} never goes into a meld")
+
+
+def best(spec, table, hand, by: str = "cards", engine: str = "z3") -> Placement:
+    """The most the player can add to the table from `hand` (card counts per type)."""
+    table, hand = tuple(table), tuple(hand)
+    _check_position(spec, table, hand, by)
+    contract = table_contract(spec)
+    if engine == "reference":
+        return _best_reference(spec, contract, table, hand, by)
+    return _best_z3(spec, contract, table, hand, by)
+
+
+def _placement(spec, contract, table, hand, melds, engine: str, by: str) -> Placement:
+    laid = [0] * len(hand)
+    for m in melds:
+        for t in m.cards:
+            laid[t] += 1
+    placed = tuple(x - y for x, y in zip(laid, table))
+    if any(n < 0 for n in placed) or any(p > h for p, h in zip(placed, hand)):   # pragma: no cover
+        raise AssertionError("a table that loses a card of the old one, or lays cards the hand lacks")
+    return Placement(True, placed, _value(spec, placed, by), list(melds), engine)
+
+
+def _best_reference(spec, contract, table, hand, by) -> Placement:
+    both = tuple(x + y for x, y in zip(table, hand))
+    found = reference._Search(spec, contract, both, best=True, keep_at_most=hand, score=by).run()
+    if found is None:
+        return Placement(False, engine="reference", note="the table's own cards cannot all be laid out as melds")
+    _, melds, _ = found
+    return _placement(spec, contract, table, hand, melds, "reference", by)
+
+
+def _best_z3(spec, contract, table, hand, by) -> Placement:
+    import z3
+
+    from . import z3melds
+
+    both = tuple(x + y for x, y in zip(table, hand))
+    sp = z3melds.solver_for(spec, contract, both)
+    types = spec.cards.types
+    base = sp._hand(both)
+    gain = z3.Sum([(1 if by == "cards" else types[t].value) * (sp.L[t] - table[t]) for t in sp.L])
+    sp.s.push()
+    try:
+        sp.s.add([sp.L[t] >= table[t] for t in sp.L if table[t]])
+        r = sp._check(base)
+        if r == z3.unsat:
+            return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
+        if r != z3.sat:
+            return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
+        model = sp.s.model()
+        lo = model.eval(gain, True).as_long()                 # reached
+        hi = _value(spec, hand, by) + 1                       # out of reach
+        first = True
+        while hi - lo > 1:
+            k = hi - 1 if first else (lo + hi + 1) // 2      # all of it first: often the answer
+            first = False
+            bound = z3.Bool(f"placed_ge_{by}_{k}")
+            sp.s.add(z3.Implies(bound, gain >= k))
+            r = sp._check(base + [bound])
+            if r == z3.sat:
+                model = sp.s.model()
+                lo = model.eval(gain, True).as_long()
+            elif r == z3.unsat:
+                hi = k
+            else:
+                return Placement(None, engine="z3", note=f"z3 could not decide the most: {sp.s.reason_unknown()}")
+        melds = sp._witness(model, both)
+    finally:
+        sp.s.pop()
+    return _placement(spec, contract, table, hand, melds, "z3", by)
+
+
+# ---- a new table, judged -------------------------------------------------------------------------
+
+@dataclass
+class Judgement:
+    legal: bool
+    placed: tuple = ()                    # what the new table took from the hand
+    why: list[str] = field(default_factory=list)              # what is wrong, in words
+    clauses: list[str] = field(default_factory=list)          # the rules the new table breaks
+
+
+def judge(spec, old: list[tuple], hand, new: list[tuple]) -> Judgement:
+    """Is `new` (melds as card counts) a legal result of a turn that found `old` on the
+    table and the player holding `hand`?"""
+    contract = table_contract(spec)
+    n = len(spec.cards.types)
+    before = [sum(m[t] for m in old) for t in range(n)]
+    after = [sum(m[t] for m in new) for t in range(n)]
+    placed = tuple(a - b for a, b in zip(after, before))
+    why, clauses = [], []
+    lost = [spec.cards.types[t].token for t in range(n) if placed[t] < 0 for _ in range(-placed[t])]
+    if lost:
+        why.append(f"cards of the old table are missing from the new one: {' '.join(lost)}")
+    extra = [spec.cards.types[t].token for t in range(n) if placed[t] > hand[t] for _ in range(placed[t] - hand[t])]
+    if extra:
+        why.append(f"the new table holds cards neither the old table nor the hand had: {' '.join(extra)}")
+    for i, m in enumerate(new, 1):
+        tries = [reference.decide(spec, dataclasses.replace(contract, required=(slot,), extras=()), m)
+                 for slot in contract.extras]
+        if not any(v.legal for v in tries):
+            broken = list(dict.fromkeys(x.clause for v in tries for x in v.violations)) or list(contract.clauses)
+            why.append(f"meld {i} ({' '.join(spec.cards.tokens(m))}) is not a valid meld (the rules it breaks: "
+                       f"{', '.join(broken)})")
+            clauses += [c for c in broken if c not in clauses]
+    return Judgement(not why, tuple(max(0, p) for p in placed), why, clauses)

@@ -1,0 +1,95 @@
+"""The most a hand can add to a shared table of melds: Z3 over the card counts, the
+reference's direct search and brute force (every sub-multiset of the hand, every partition
+of the table with it) agree; each engine's new table is judged a legal result of the turn."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import assume, given, strategies as st
+
+from rulings import rearrange as ra
+from rulings.spec import load
+
+from .bruteforce import BruteForce
+from .test_deciders import built_meld
+
+SPEC = load("rummikub")
+BRUTE = BruteForce(SPEC)
+ANY = SPEC.contracts["any"]
+
+
+def _counts(cards) -> tuple:
+    return SPEC.cards.hand(cards)
+
+
+def _brute_best(table, hand, by):
+    best = None
+    ranges = [range(n + 1) for n in hand]
+    for sub in itertools.product(*ranges):
+        both = tuple(x + y for x, y in zip(table, sub))
+        if BRUTE.decide(ANY, both):
+            v = sum(sub) if by == "cards" else SPEC.cards.value_of(sub)
+            best = v if best is None else max(best, v)
+    return best
+
+
+@st.composite
+def positions(draw):
+    rng = random.Random(draw(st.integers(0, 2 ** 32 - 1)))
+    melds = []
+    for _ in range(draw(st.integers(0, 1))):
+        kind = SPEC.meld_kinds[rng.choice(sorted(SPEC.meld_kinds))]
+        m = _counts(built_meld(SPEC, kind, 3, rng))
+        assume(ra.judge(SPEC, [m], tuple(0 for _ in m), [m]).legal)
+        melds.append(m)
+    pool = SPEC.cards.naturals + SPEC.cards.wilds
+    hand = _counts(rng.choice(pool) for _ in range(draw(st.integers(1, 4))))
+    table = tuple(sum(m[t] for m in melds) for t in range(len(hand)))
+    deck = SPEC.deck()
+    assume(all(a + b <= d for a, b, d in zip(table, hand, deck)))
+    return melds, table, hand
+
+
+@given(positions(), st.sampled_from(ra.BY))
+def test_z3_reference_and_brute_force_add_as_much(pos, by):
+    melds, table, hand = pos
+    z, r = ra.best(SPEC, table, hand, by, "z3"), ra.best(SPEC, table, hand, by, "reference")
+    assert z.possible is not None, z.note
+    assert z.possible and r.possible                 # the table alone is always a table
+    assert z.value == r.value == _brute_best(table, hand, by), (SPEC.cards.tokens(table), SPEC.cards.tokens(hand))
+    for p in (z, r):
+        new = [SPEC.cards.hand(SPEC.cards.types[t] for t in m.cards) for m in p.melds]
+        j = ra.judge(SPEC, melds, hand, new)
+        assert j.legal, (p.engine, j.why)
+        assert j.placed == p.placed
+
+
+def test_a_table_missing_one_of_its_cards_is_not_a_result_of_the_turn():
+    h = SPEC.cards.hand_of
+    old = [h("k7 k8 k9".split())]
+    j = ra.judge(SPEC, old, h(["k10"]), [h("k8 k9 k10".split())])
+    assert not j.legal and "missing" in j.why[0] and "k7" in j.why[0]
+
+
+def test_an_invalid_meld_on_the_new_table_names_the_rules_it_breaks():
+    h = SPEC.cards.hand_of
+    j = ra.judge(SPEC, [h("k7 k8 k9".split())], h("k10 k6".split()), [h("k6 k7 k8".split()), h("k9 k10".split())])
+    assert not j.legal and "meld 2" in j.why[0]
+    assert "further-melds" in j.clauses
+
+
+def test_splitting_a_run_to_place_a_card_is_found():
+    h = SPEC.cards.hand_of
+    # k5 k6 k7 k8 k9 k10 on the table; a second k7 from the hand fits only by splitting it
+    table, hand = h("k5 k6 k7 k8 k9 k10".split()), h(["k7"])
+    for engine in ("z3", "reference"):
+        p = ra.best(SPEC, table, hand, "cards", engine)
+        assert p.value == 1, engine
+        assert sorted(len(m.cards) for m in p.melds) == [3, 4], engine
+
+
+def test_a_game_without_free_melds_has_no_table():
+    with pytest.raises(ra.RearrangeError, match="no shared table"):
+        ra.table_contract(load("tick"))
