@@ -67,11 +67,20 @@ def _check_position(spec, table, hand, by: str) -> None:
         raise RearrangeError(f"{', '.join(specials)} never goes into a meld")
 
 
-def best(spec, table, hand, by: str = "cards", engine: str = "z3") -> Placement:
-    """The most the player can add to the table from `hand` (card counts per type)."""
+def best(spec, table, hand, by: str = "cards", engine: str = "z3", initial: bool = False) -> Placement:
+    """The most the player can add to the table from `hand` (card counts per type). With
+    `initial`, the player's first melds: from the hand alone under the spec's initial
+    meld (its threshold honoured), the table left as it is (the melds returned are the new
+    ones only)."""
     table, hand = tuple(table), tuple(hand)
     _check_position(spec, table, hand, by)
     contract = table_contract(spec)
+    if initial:
+        try:
+            contract = spec.contract(initial=True)
+        except KeyError as e:
+            raise RearrangeError(str(e).strip("'\"")) from None
+        table = tuple(0 for _ in hand)
     if engine == "reference":
         return _best_reference(spec, contract, table, hand, by)
     return _best_z3(spec, contract, table, hand, by)

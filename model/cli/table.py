@@ -66,13 +66,16 @@ def _meld_text(spec, m) -> str:
               help="The cards the player holds (spaces or commas between them).")
 @click.option("--new", "new_text", default=None, metavar="MELDS",
               help="A table proposed as the result of the turn: judged instead of searched.")
+@click.option("--initial", is_flag=True,
+              help="The player's first melds: from the hand alone, under the game's initial meld (its "
+                   "threshold), the table left as it is.")
 @click.option("--by", type=click.Choice(["cards", "points"]), default="cards", show_default=True,
               help="What 'the most' counts: cards added, or their face value.")
 @click.option("--engine", type=click.Choice(["z3", "reference"]), default="z3", show_default=True,
               help="z3 over the card counts, or the reference's direct search (independent of it).")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def play(game, table_text, hand_text, new_text, by, engine, readings, as_json):
+def play(game, table_text, hand_text, new_text, initial, by, engine, readings, as_json):
     """The most a hand can add to a shared table of melds, rearranging it freely.
 
     Every meld on the table must be valid when the player is done, and every card that was
@@ -88,6 +91,7 @@ def play(game, table_text, hand_text, new_text, by, engine, readings, as_json):
       rulings play rummikub --table "k7 k8 k9 | r5 o5 b5" --hand "k10 J b5"
       rulings play rummikub --table "k7 k8 k9" --hand "k10 k11" --by points --json
       rulings play rummikub --table "k7 k8 k9" --hand "k10 k6" --new "k6 k7 k8 k9 k10"
+      rulings play rummikub --table "k7 k8 k9" --hand "r10 r11 r12 o13 b13 k13" --initial
     """
     from .. import rearrange as ra
 
@@ -107,21 +111,23 @@ def play(game, table_text, hand_text, new_text, by, engine, readings, as_json):
     if new_text is not None:
         _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"), as_json)
     try:
-        p = ra.best(spec, table, hand, by, engine)
+        p = ra.best(spec, table, hand, by, engine, initial)
     except ra.RearrangeError as e:
         _fail(str(e))
     data = {"game": spec.game, "table": [spec.cards.tokens(m) for m in old], "hand": spec.cards.tokens(hand),
             "by": by, "possible": p.possible, "placed": spec.cards.tokens(p.placed) if p.possible else [],
             "value": p.value if p.possible else 0,
-            "new_table": [_meld_text(spec, m) for m in p.melds] if p.possible else [],
+            "new_table": ([" ".join(spec.cards.tokens(m)) for m in old] if initial else [])
+            + ([_meld_text(spec, m) for m in p.melds] if p.possible else []),
             "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, p.placed))) if p.possible else
             spec.cards.tokens(hand), "engine": p.engine, **({"note": p.note} if p.note else {})}
     if as_json:
         click.echo(json.dumps(data, indent=2))
     elif p.possible is None:
         click.echo(f"{spec.game}: UNKNOWN: {p.note}")
-    elif not p.placed or not any(p.placed):
-        click.echo(f"{spec.game}: nothing from the hand can be added to the table ({p.engine})")
+    elif not p.possible or not any(p.placed):
+        click.echo(f"{spec.game}: nothing from the hand can be " + ("laid as the initial meld" if initial else
+                   "added to the table") + f" ({p.engine})")
     else:
         unit = "card(s)" if by == "cards" else "points"
         click.echo(f"{spec.game}: add {' '.join(data['placed'])} ({p.value} {unit}; {p.engine})")

@@ -93,3 +93,37 @@ def test_splitting_a_run_to_place_a_card_is_found():
 def test_a_game_without_free_melds_has_no_table():
     with pytest.raises(ra.RearrangeError, match="no shared table"):
         ra.table_contract(load("tick"))
+
+
+INITIAL = SPEC.contract(initial=True)
+
+
+def _brute_initial(hand, by):
+    best = 0
+    for sub in itertools.product(*[range(n + 1) for n in hand]):
+        if any(sub) and BRUTE.decide(INITIAL, sub):
+            best = max(best, sum(sub) if by == "cards" else SPEC.cards.value_of(sub))
+    return best
+
+
+@st.composite
+def initial_hands(draw):
+    rng = random.Random(draw(st.integers(0, 2 ** 32 - 1)))
+    cards = []
+    for _ in range(draw(st.integers(1, 2))):       # melds of high tiles, so the threshold is in reach
+        kind = SPEC.meld_kinds[rng.choice(sorted(SPEC.meld_kinds))]
+        cards += [t for t in built_meld(SPEC, kind, 3, rng)]
+    cards += [rng.choice(SPEC.cards.naturals) for _ in range(draw(st.integers(0, 1)))]
+    hand = _counts(cards)
+    assume(sum(hand) <= 7 and all(a <= d for a, d in zip(hand, SPEC.deck())))
+    return hand
+
+
+@given(initial_hands(), st.sampled_from(ra.BY))
+def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
+    zero = tuple(0 for _ in hand)
+    z = ra.best(SPEC, zero, hand, by, "z3", initial=True)
+    r = ra.best(SPEC, zero, hand, by, "reference", initial=True)
+    want = _brute_initial(hand, by)
+    got = [p.value if p.possible else 0 for p in (z, r)]
+    assert got == [want, want], (SPEC.cards.tokens(hand), got, want)
