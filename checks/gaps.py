@@ -102,38 +102,77 @@ def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: di
 _explored: dict = {}
 
 
-def exploration(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None) -> dict:
+def explore_one(job: tuple) -> tuple:
+    """One seeded game of an exploration (a chunk for `rulings.executor`): what it found,
+    as (seen, dead, differs, open, moves), merged by `exploration` in the games' order."""
+    from rulings.executor import spec_of
+
+    key, n_players, kind, seed, max_moves = job
+    seen: dict = {}
+    dead: list = []
+    differs: dict = {}
+    open_: dict = {}
+    moves = explore(spec_of(key), n_players, kind, seed, max_moves, seen, dead, differs, open_)
+    return seen, dead, differs, open_, moves
+
+
+def _shorter(into: dict, found: dict) -> None:
+    """Keep, for every key, the witness with the fewest moves (the earlier one on a tie)."""
+    for k, w in found.items():
+        if k not in into or len(into[k]["moves"]) > len(w["moves"]):
+            into[k] = w
+
+
+def exploration(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None,
+                workers: int | None = 1, executor: str = "local", scheduler: str | None = None) -> dict:
     """Seeded play of the named configurations, recording what rested on assumptions,
     where readings would have changed an outcome, and where no clause decides (cached
-    per spec and bound)."""
+    per spec and bound). The games may be played on several workers (`rulings.executor`):
+    each is seeded, and their findings are merged in the games' order, so the result is
+    the same wherever they are played."""
+    from rulings import executor as ex
+
     key = (spec.name, tuple(sorted(spec.chosen.items())), games_per_config, max_moves)
     if key in _explored and _explored[key]["spec"] is spec:
         return _explored[key]
     t0 = time.perf_counter()
+    configs = _configs(spec)
+    games = [(n_players, kind, seed) for n_players, kind in configs for seed in range(games_per_config)]
+    skey = ex.spec_key(spec)
+    jobs = [(skey, n, kind, seed, max_moves) for n, kind, seed in games]
+
+    def step(k: int) -> None:
+        n, kind, seed = games[k - 1] if k <= len(games) else games[-1]
+        progress(f"exploring: {k} of {len(games)} games played ({n} players, {kind} play)")
+
+    out = ex.run(explore_one, jobs, executor=executor, workers=workers, scheduler=scheduler,
+                 progress=step if progress else None)
     seen: dict = {}
     dead: list = []
     differs: dict = {}
     open_: dict = {}
     total = 0
-    configs = _configs(spec)
-    for n_players, kind in configs:
-        for seed in range(games_per_config):
-            if progress:
-                progress(f"exploring: {n_players} players, {kind} play, seed {seed}")
-            total += explore(spec, n_players, kind, seed, max_moves, seen, dead, differs, open_)
+    for g_seen, g_dead, g_differs, g_open, moves in out.results:
+        _shorter(seen, g_seen)
+        dead += g_dead
+        _shorter(differs, g_differs)
+        _shorter(open_, g_open)
+        total += moves
     method = (f"explicit-state exploration with the kernel: {games_per_config} seeded game(s) for each of "
               + ", ".join(f"{n} players {k}" for n, k in configs) + f", at most {max_moves} moves each "
               f"({total} moves in all)")
-    _explored[key] = out = dict(spec=spec, seen=seen, dead=dead, differs=differs, open=open_, total=total,
-                                method=method, seconds=time.perf_counter() - t0)
-    return out
+    _explored[key] = res = dict(spec=spec, seen=seen, dead=dead, differs=differs, open=open_, total=total,
+                                method=method, seconds=time.perf_counter() - t0, where=out.where)
+    return res
 
 
 def _replay(w: dict) -> dict:
     return {"seed": w["seed"], "players": w["players"], "moves": w["moves"]}
 
 
-def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None):
+def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, progress=None, **where):
+    """The gaps and assumptions exploration meets (`where`: workers, executor, scheduler, as
+    `exploration` takes them), and a note on what it did not reach."""
     r = kernel.rules(spec)
     statics = r.unanswered()
     try:
@@ -146,7 +185,7 @@ def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, p
                        witness={"unanswered": q}, method="reading the spec's kernel fields")
                for q in statics]
         return out, f"the spec cannot be played ({e.question}); nothing was explored"
-    ex = exploration(spec, games_per_config, max_moves, progress)
+    ex = exploration(spec, games_per_config, max_moves, progress, **where)
     seen, dead, total, seconds, method = ex["seen"], ex["dead"], ex["total"], ex["seconds"], ex["method"]
     out = []
     for q, w in sorted(ex["open"].items(), key=lambda kv: len(kv[1]["moves"])):

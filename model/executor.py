@@ -171,6 +171,28 @@ def _rerun_count(keys, dask_scheduler=None) -> int:
     return sum(1 for k in keys if k in tasks and getattr(tasks[k], "suspicious", 0))
 
 
+# ---- specs in the workers ----------------------------------------------------------------------
+
+_specs: dict = {}        # (origin, readings) -> spec; filled before workers start (forked ones inherit it)
+
+
+def spec_key(spec) -> tuple:
+    """How a chunk names its spec: where it was loaded from and its readings (a worker that
+    does not hold it loads it again from there)."""
+    key = (spec.origin or spec.file, tuple(sorted(spec.chosen.items())))
+    _specs[key] = spec
+    return key
+
+
+def spec_of(key: tuple):
+    spec = _specs.get(key)
+    if spec is None:
+        from .spec import load
+
+        spec = _specs[key] = load(key[0], dict(key[1]))
+    return spec
+
+
 def chunked(items: Sequence, workers: int, per_worker: int = 4) -> list[list]:
     """`items` cut into consecutive chunks, about `per_worker` for each worker (so a slow
     chunk does not leave the others idle at the end)."""

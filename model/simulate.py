@@ -213,22 +213,13 @@ def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) ->
     }
 
 
-_specs: dict = {}        # (origin, readings) -> spec, filled before workers start (forked ones inherit it)
-
-
-def _spec_key(spec: Spec) -> tuple:
-    return spec.origin or spec.file, tuple(sorted(spec.chosen.items()))
-
-
 def play_chunk(job: tuple) -> list[GamePlay]:
     """Games `indices` of a run (a chunk of work for `executor.run`): each game's seed comes
     from the run's seed and the game's index, so who plays a chunk does not matter."""
-    key, n, seed, indices, player, max_moves = job
-    spec = _specs.get(key)
-    if spec is None:
-        from .spec import load
+    from .executor import spec_of
 
-        spec = _specs[key] = load(key[0], dict(key[1]))
+    key, n, seed, indices, player, max_moves = job
+    spec = spec_of(key)
     return [play_game(spec, n, game_seed(seed, i), player, max_moves=max_moves) for i in indices]
 
 
@@ -241,8 +232,7 @@ def play_games(spec: Spec, n: int, games: int, seed: int, player: str = "greedy"
 
     if player not in PLAYERS:
         raise ValueError(f"player {player!r}: one of {', '.join(PLAYERS)}")
-    key = _spec_key(spec)
-    _specs[key] = spec
+    key = ex.spec_key(spec)
     w = workers or ex.default_workers()
     chunks = ex.chunked(range(games), w) if (w > 1 or executor != "local") else [[i] for i in range(games)]
     jobs = [(key, n, seed, tuple(c), player, max_moves) for c in chunks]
