@@ -189,7 +189,7 @@ def _meld(spec, cid, args, t0):
                     f"{args['level']}", t0,
                     {"cards": [str(c) for c in args["cards"]], "level": args["level"], "legal": v.legal,
                      "violations": [x.clause for x in z.violations]}, "the reference and Z3 deciders",
-                    list(contract.clauses))
+                    [spec.rule("levels")[0]] + [x.clause for x in z.violations])
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,10 +21,44 @@ from rulings.kernel import Move, flow
 from .bmc import Model, NotModelled, Plan
 
 
+def _plain(spec, contract, size: int, avail: Counter) -> list[int] | None:
+    """The first lay-down to try, the same whatever the readings: each required meld of
+    copies of one natural card type (types in the game's order), the cards beyond the
+    contract added to those melds while copies last; None when copies run short or the
+    reference decider refuses it."""
+    from rulings import reference
+
+    types = [t.index for t in spec.cards.naturals]
+    left = Counter(avail)
+    cards: list[int] = []
+    used: list[int] = []
+    it = iter(types)
+    for slot in contract.required:
+        t = next((x for x in it if left[x] >= slot.size), None)
+        if t is None:
+            return None
+        cards += [t] * slot.size
+        left[t] -= slot.size
+        used.append(t)
+    for t in used:
+        while len(cards) < size and left[t] > 0:
+            cards.append(t)
+            left[t] -= 1
+    if len(cards) != size:
+        return None
+    ok = reference.decide(spec, contract, spec.cards.hand(spec.cards.types[t] for t in cards)).legal
+    return cards if ok else None
+
+
 def layable(spec, contract, size: int, avail: Counter) -> list[int] | None:
     """`size` cards the deck can supply (`avail`: copies of each card type) that may all be
-    laid together under `contract`; fewest wilds first. None if there are none."""
+    laid together under `contract`: copies of one card type per meld where that is legal,
+    else what Z3 finds, fewest wilds first. None if there are none."""
     import z3
+
+    plain = _plain(spec, contract, size, avail)
+    if plain is not None:
+        return plain
 
     from rulings.z3melds import build
 
