@@ -202,6 +202,15 @@ def search(spec: Spec, level: int, players: int, bound: int, minimise: list[str]
             s.minimize(z3.Sum(units_of[what]))
         else:
             raise NotModelled(f"nothing to minimise called {what!r}")
+    # ties broken the same way in every process: the earliest turn, the first seat, the
+    # fewest units turn by turn, going out before ending at once
+    s.minimize(turn)
+    s.minimize(seat_v)
+    for ks in picks:
+        for k in reversed(ks):          # the move declared first is preferred
+            s.minimize(k)
+    for way, _ in ways:
+        s.minimize(way)
     res = s.check()
     if res == z3.unknown:
         raise NotModelled(f"Z3 could not decide ({s.reason_unknown()})")
@@ -221,3 +230,61 @@ def search(spec: Spec, level: int, players: int, bound: int, minimise: list[str]
     laid = held_n - mdl.keep if ended == "went_out" else need
     units = {d.id: sum(k for mid, k in draws if mid == d.id) for d in mdl.draws}
     return Plan(level, players, m.eval(seat_v).as_long(), draws, laid, ended, m.eval(turn).as_long(), units, bound)
+
+
+def complete_horizon(spec: Spec, level: int, players: int, model: Model | None = None,
+                     most: int = 40) -> tuple[int | None, str]:
+    """A number of own turns beyond which more turns cannot lower the units of the paid
+    draw needed to finish `level`, with why; (None, why not) when the argument does not
+    apply to this spec.
+
+    The argument: take any plan and move all its paid units to its last turn (a pile only
+    grows while nobody takes from it, and the counters pay the same). If no draw without a
+    cost brings more cards than the ending move takes, every other turn leaves the hand no
+    bigger, so the same last turn played earlier, once the piles hold what the units take
+    and going out is allowed (and stays allowed), finishes the level with the same units.
+    """
+    import z3
+
+    mdl = model or Model(spec)
+    r = mdl.r
+    paid = mdl.paid()
+    if len(paid) != 1:
+        return None, f"{len(paid)} draws cost a counter (the argument needs exactly one)"
+    m = paid[0]
+    if (m.f.get("units") or {}).get("max") != "many":
+        return None, f"{m.id} takes a limited number of units a turn"
+    removed = 1 if mdl.enders else 0
+    if not any(d is not m and mdl.stock is not None and set(d.f["from"]) == {mdl.stock.id} for d in mdl.draws):
+        return None, "no draw without a cost takes from the stock alone, to fill the turns before the last"
+    for d in mdl.draws:
+        if d is m:
+            continue
+        u = d.f.get("units")
+        k = 1 if u is None else u.get("max")
+        if k == "many" or sum(int(n) for n in d.f["from"].values()) * int(k) > removed:
+            return None, f"{d.id} can bring more cards than a turn's end takes"
+    budget = min(r.counters[c].start // int(x) for c, x in m.f["cost"].items() if int(x) > 0)
+    if r.game_end_at_once is not None and r.game_end_at_once.names & {"turns_finished", "turn"}:
+        return None, "the at-once game end depends on the turn"
+    when = r.go_out_when
+    if when is not None:
+        tf = z3.Int("tf")
+        s = z3.Solver()
+        env0 = mdl.env(z3, level, players, 0, tf, z3.BoolVal(True))
+        env1 = mdl.env(z3, level, players, 0, tf + 1, z3.BoolVal(True))
+        s.add(tf >= 0, when.to_z3(env0), z3.Not(when.to_z3(env1)))
+        if s.check() != z3.unsat:
+            return None, "going out, once allowed, may be forbidden again later"
+    for i in range(most):
+        tf = i * players                     # the first player's own turn i: the fewest discards before it
+        ok = all(init + inflow * tf >= budget * int(m.f["from"].get(z, 0))
+                 for z, (init, inflow) in mdl.piles.items())
+        if when is not None:
+            ok = ok and bool(z3.simplify(when.to_z3(mdl.env(z3, level, players, 0, z3.IntVal(tf),
+                                                            z3.BoolVal(True)))))
+        if ok:
+            return i + 1, (f"more own turns cannot lower the units of {m.id}: by turn {i + 1} of the first player "
+                           f"the piles can hold every unit the counters pay for ({budget}), going out is allowed "
+                           f"from then on, and no other draw brings more cards than a turn's end takes")
+    return None, f"the piles never hold every unit the counters pay for within {most} own turns"

@@ -30,20 +30,21 @@ from rulings import kernel, reference
 from rulings.expr import parse
 from rulings.spec import DEAL_NAMES, Spec
 
-from .bmc import Model, NotModelled
+from .bmc import Model, NotModelled, complete_horizon
 from .findings import Finding
 from .tempo import level_table, levels, reach, run
 from .witness import layable
 
 
 def _finding(spec: Spec, cid: str, holds: bool | None, verdict: str, t0: float, witness=None, method="",
-             also=()) -> Finding:
+             also=(), bounded: str = "") -> Finding:
+    """`bounded`: the claim holds only as far as the search went (said so, and unresolved)."""
     c = spec.clauses[cid]
     cids = list(dict.fromkeys([cid] + [x for x in also if x]))
     return Finding(id=f"claim:{cid}", kind="claim", clauses=cids,
                    sources=[s for x in cids for s in spec.clauses[x].source],
-                   question=c.says, verdict=verdict, resolved=bool(holds),
-                   resolution=("the claim holds under the rules" if holds else
+                   question=c.says, verdict=verdict, resolved=bool(holds) and not bounded,
+                   resolution=(bounded or "the claim holds under the rules" if holds else
                                "the rulebook states something its own rules contradict; the spec follows the rules")
                    if holds is not None else "not decided: " + verdict,
                    witness=witness, method=method, seconds=time.perf_counter() - t0, extra={"holds": holds})
@@ -221,39 +222,51 @@ def _fewest_units(spec, cid, args, t0, bound):
     if mid not in {m.id for m in mdl.draws}:
         return _finding(spec, cid, None, f"the spec has no draw {mid!r} that starts a turn", t0)
     lo, hi = mdl.r.players_range()
-    rows, best = [], None
+    paid = {m.id for m in mdl.paid()}
+    rows, best, complete, searched = [], None, True, []
     for n in range(lo, hi + 1):
-        got = reach(spec, level, n, bound, [mid, "turn"], model=mdl)
+        horizon, why = complete_horizon(spec, level, n, mdl) if mid in paid else (None, f"{mid} costs nothing")
+        turns = max(bound, horizon) if horizon is not None else bound
+        complete = complete and horizon is not None
+        searched.append(turns)
+        got = reach(spec, level, n, turns, [mid, "turn"], model=mdl)
         units = got.plan.units[mid] if got.plan else None
-        rows.append({"players": n, "fewest": units, "replayed": got.reached})
+        rows.append({"players": n, "fewest": units, "own_turns": turns, "complete": horizon is not None,
+                     "replayed": got.reached})
         if units is not None and (best is None or units < best.plan.units[mid]):
             best = got
     want = int(args["equals"])
-    how = (f"Z3 bounded model checking over card counts, {bound} own turns, {lo}-{hi} players; the minimum's "
-           f"round replayed by the kernel from the deal")
+    span = (f"{min(searched)}-{max(searched)}" if min(searched) != max(searched) else str(searched[0]))
+    how = (f"Z3 bounded model checking over card counts, {span} own turns, {lo}-{hi} players"
+           + (" (enough: " + why + ")" if complete else "") + "; the minimum's round replayed by the kernel from the "
+           "deal")
     also = _tempo_clauses(spec, mdl)
+    beyond = "" if complete else f"longer rounds than {span} own turns were not searched"
     if best is None:
-        return _finding(spec, cid, None, f"unresolved: no way to finish level {level} within {bound} own turns "
-                        "(more turns were not searched)", t0, {"by_players": rows, "bound": bound}, how, also)
+        if complete:
+            return _finding(spec, cid, False, f"refuted: level {level} can never be finished ({why}, and no round of "
+                            f"{span} own turns finishes it)", t0, {"by_players": rows}, how, also)
+        return _finding(spec, cid, None, f"unresolved: no way to finish level {level} within {span} own turns; "
+                        + beyond, t0, {"by_players": rows, "bound": bound}, how, also)
     units = best.plan.units[mid]
     witness = dict(best.evidence(spec), level=level, move=mid, fewest_units=units, players=best.plan.players,
                    by_players=rows)
     if not best.reached:
-        return _finding(spec, cid, None, f"not decided: Z3 finds {units} unit(s) of {mid} within {bound} own turns, "
+        return _finding(spec, cid, None, f"not decided: Z3 finds {units} unit(s) of {mid} within {span} own turns, "
                         f"but its round was not replayed ({best.note or best.outcome})", t0, witness, how, also)
     if units < want:
-        verdict = (f"refuted: level {level} can be finished with {units} unit(s) of {mid} (the claim says {want}); "
-                   f"the kernel replays such a round with {best.plan.players} players")
-        holds = False
-    elif units == want:
-        verdict = (f"holds within the bound: fewer than {want} unit(s) of {mid} never finish level {level} within "
-                   f"{bound} own turns (longer rounds were not searched), and {want} do in a round the kernel replays")
-        holds = True
-    else:
-        verdict = (f"refuted within the bound: level {level} needs {units} unit(s) of {mid} within {bound} own turns, "
-                   f"more than the {want} the claim says (longer rounds were not searched)")
-        holds = False
-    return _finding(spec, cid, holds, verdict, t0, witness, how, also)
+        return _finding(spec, cid, False, f"refuted: level {level} can be finished with {units} unit(s) of {mid} "
+                        f"(the claim says {want}); the kernel replays such a round with {best.plan.players} players",
+                        t0, witness, how, also)
+    fewer = (f"fewer than {want} unit(s) of {mid} never finish level {level}"
+             + (" however long the round" if complete else f" within {span} own turns ({beyond})"))
+    if units == want:
+        return _finding(spec, cid, True, ("holds: " if complete else "holds within the bound: ") + fewer
+                        + f", and {want} do in a round the kernel replays", t0, witness, how, also, bounded=beyond)
+    verdict = (f"refuted: level {level} needs {units} unit(s) of {mid}, more than the {want} the claim says"
+               if complete else f"refuted within the bound: level {level} needs {units} unit(s) of {mid} within "
+               f"{span} own turns, more than the {want} the claim says ({beyond})")
+    return _finding(spec, cid, False, verdict, t0, witness, how, also)
 
 
 def _first_go_out(spec, cid, args, t0, bound):
@@ -408,10 +421,14 @@ def derived_findings(spec: Spec, bound: int) -> list[Finding]:
 
     def show(x):
         parts = [f"{k} {v if v is not None else '?'}" for k, v in x["fewest"].items()]
-        return (f"level {x['level']}: fewest {', '.join(parts)}; earliest end on turn "
+        paid = (f"; fewest paid {x['fewest_units']}" + (" (however long the round)" if x["fewest_units_complete"]
+                                                         else "")) if paid_ids else ""
+        return (f"level {x['level']}: fewest {', '.join(parts)}{paid}; earliest end on turn "
                 f"{x['earliest_turn'] if x['earliest_turn'] is not None else '?'}"
+                + (" (the game ends at once)" if x["ends"] == "at_once" else "")
                 + ("" if x["replayed"] else " (not all replayed)"))
 
+    paid_ids = [m.id for m in mdl.paid()]
     open_ = [x["level"] for x in rows if not x["replayed"] or x["earliest_turn"] is None]
     cids = list(dict.fromkeys(c for c in _tempo_clauses(spec, mdl) if c))
     return [Finding(id="claim:derived:tempo", kind="claim", clauses=cids,
@@ -421,8 +438,9 @@ def derived_findings(spec: Spec, bound: int) -> list[Finding]:
                     verdict=f"derived within {bound} own turns: " + "; ".join(show(x) for x in rows)
                     + (f"; unresolved for level(s) {', '.join(map(str, open_))}" if open_ else ""),
                     resolved=not open_,
-                    resolution="a derived fact, each minimum replayed by the kernel; fewer draws over more than "
-                               f"{bound} own turns were not searched" if not open_ else
+                    resolution="a derived fact, each minimum replayed by the kernel; fewer draws over more own "
+                               "turns were not searched, except where a row says however long the round"
+                    if not open_ else
                                "some minimum was not found or not replayed within the bound",
                     witness={"levels": rows, "bound": bound, "players": players},
                     method=f"Z3 bounded model checking over card counts from the spec's moves, {bound} own turns; "

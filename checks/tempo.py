@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from rulings import kernel
 from rulings.spec import Spec
 
-from .bmc import Model, NotModelled, Plan, search
+from .bmc import Model, NotModelled, Plan, complete_horizon, search
 from .turns import _show, replay_data
 from .witness import build
 
@@ -86,8 +86,10 @@ def levels(spec: Spec) -> list[int]:
 
 
 def level_table(spec: Spec, players: int, bound: int) -> list[dict]:
-    """For each level: the fewest units of each draw move, the fewest of the draws that
-    cost a counter, the earliest ending turn, each with whether its witness replayed."""
+    """For each level: the fewest units of each draw move (within `bound` own turns), the
+    fewest of the draws that cost a counter (over as many own turns as `bmc.complete_horizon`
+    shows enough, where it applies), the earliest ending turn, each with whether its
+    witness replayed."""
     mdl = Model(spec)
     rows = []
     for lv in levels(spec):
@@ -98,7 +100,8 @@ def level_table(spec: Spec, players: int, bound: int) -> list[dict]:
             replayed[d.id] = got.reached
             if got.note:
                 notes.append(f"{d.id}: {got.note}")
-        paid = reach(spec, lv, players, bound, ["paid", "turn"], model=mdl)
+        horizon, why = complete_horizon(spec, lv, players, mdl) if mdl.paid() else (None, "no draw costs a counter")
+        paid = reach(spec, lv, players, max(bound, horizon or 0), ["paid", "turn"], model=mdl)
         first = reach(spec, lv, players, bound, ["turn", "paid"], model=mdl)
         for what, got in (("paid", paid), ("turn", first)):
             if got.note:
@@ -107,6 +110,8 @@ def level_table(spec: Spec, players: int, bound: int) -> list[dict]:
         rows.append({"level": lv,
                      "fewest": fewest,
                      "fewest_units": sum(paid.plan.units[m] for m in paid_ids) if paid.plan else None,
+                     "fewest_units_own_turns": max(bound, horizon or 0),
+                     "fewest_units_complete": horizon is not None,
                      "earliest_turn": first.plan.turn if first.plan else None,
                      "earliest_seat": first.plan.seat if first.plan else None,
                      "ends": first.plan.ends if first.plan else None,

@@ -65,7 +65,7 @@ def test_every_claim_of_both_games_gets_a_verdict(tick_claims, level8_claims):
             assert f.extra["holds"] in (True, False), (cid, f.verdict)
             assert f.verdict.split(":")[0] in ("holds", "refuted", "holds within the bound",
                                               "refuted within the bound"), f.verdict
-            assert f.resolved == f.extra["holds"]
+            assert f.resolved == (f.extra["holds"] and "within the bound" not in f.verdict)
             assert len(f.clauses) > 1, "a claim names the clauses it was evaluated against"
 
 
@@ -203,13 +203,40 @@ def test_every_level_of_both_games_gets_replayed_minima():
         assert "within 4 own turns" in f.verdict
 
 
-def test_the_bound_is_stated_and_beyond_it_is_unresolved(tmp_path):
-    """A level no hand reaches within the bound is reported unresolved, not decided."""
+def test_a_level_no_hand_reaches_is_never_finished_however_long_the_round(tmp_path):
+    """With several paid units a turn, the search covers every round (more own turns cannot
+    lower the units), so a level asking more cards than the counters can ever buy is
+    refuted outright, and the derived table says so."""
     spec = edited(tmp_path, "tick", _bigger_last_level(20))
     f = claim(spec, "claim-level-8-two-ticks")
-    assert f.extra["holds"] is None and "within 4 own turns" in f.verdict
+    assert f.extra["holds"] is False and "can never be finished" in f.verdict
+    assert all(r["complete"] and r["fewest"] is None for r in f.witness["by_players"])
     d, = derived_findings(spec, 4)
     assert not d.resolved and "unresolved" in d.verdict
+
+
+def test_beyond_the_bound_is_unresolved_where_the_argument_does_not_apply(tmp_path):
+    """One paid unit a turn (the other reading of the paid draw): more turns could help,
+    so what the bound does not reach is reported unresolved, with the bound."""
+    def change(d):
+        _bigger_last_level(20)(d)
+        c = d["clauses"]["tick"]
+        c["adopted"] = "top-only"
+    spec = edited(tmp_path, "tick", change)
+    f = claim(spec, "claim-level-8-two-ticks")
+    assert f.extra["holds"] is None and "within 4 own turns" in f.verdict and not f.resolved
+    assert not any(r["complete"] for r in f.witness["by_players"])
+
+
+def test_a_claim_that_holds_only_within_the_bound_stays_unresolved(tmp_path):
+    def change(d):
+        _bigger_last_level(7)(d)
+        d["clauses"]["tick"]["adopted"] = "top-only"
+    spec = edited(tmp_path, "tick", change)
+    f = claim(spec, "claim-level-8-two-ticks")
+    assert f.extra["holds"] is True and "within the bound" in f.verdict and not f.resolved
+    out = replay(f.witness["replay"], spec)
+    assert out["legal"] and out["round_ended"]
 
 
 # ---- the command line -------------------------------------------------------------------------
