@@ -6,8 +6,10 @@ draws the top card of the stock and discards it; the planned player makes the pl
 draws (a pile each player owns is taken from at the seat that discarded last) and
 discards, and on the last turn lays everything but the card the ending move takes. The
 placeholders in their hand at that moment receive cards that lay down under the level's
-contract (found by Z3 over the card counts the deck holds, fewest wilds first) and one
-card to discard; every other placeholder receives a card left over, naturals where a
+contract (one card type per meld where that is legal, else found by Z3 over the card
+counts the deck holds, fewest wilds first; where no single lay holds them all, the
+contract and cards an extend move adds to its melds one at a time) and one card to
+discard; every other placeholder receives a card left over, naturals where a
 card is discarded. The state after the deal and the moves are then replayed by the
 kernel, which judges every move.
 """
@@ -81,6 +83,48 @@ def layable(spec, contract, size: int, avail: Counter) -> list[int] | None:
         if cards is not None:
             return cards
     return None
+
+
+def extended(spec, mdl: Model, level: int, contract, size: int, avail: Counter):
+    """Where no single lay holds `size` cards: the contract's cards and, one at a time, cards
+    an extend move of the spec adds to its melds (each meld staying of a kind it was), as
+    (contract cards, [(card, meld index)]); None when the deck has no such cards."""
+    import dataclasses
+
+    from rulings import reference
+    from rulings.kernel.lay import group_kinds
+
+    ext = next((m for m in mdl.r.moves.values() if m.mechanic == "extend" and m.f.get("to") == mdl.lay.f.get("to")),
+               None)
+    base = layable(spec, contract, mdl.need(level), avail) if ext is not None else None
+    if base is None:
+        return None
+    left = Counter(avail)
+    left.subtract(Counter(base))
+    width = len(spec.cards.types)
+    v = reference.decide(spec, dataclasses.replace(contract, clauses=(), keep=0), kernel.counts(base, width))
+    melds = [tuple(sorted(m.cards)) for m in v.melds]
+    adds = []
+    order = [t.index for t in spec.cards.naturals] + [t.index for t in spec.cards.types if t.wild]
+    while len(base) + len(adds) < size:
+        found = None
+        for i, g in enumerate(melds):
+            was = group_kinds(spec, g)
+            for t in order:
+                if left[t] > 0:
+                    now = group_kinds(spec, tuple(sorted(g + (t,))))
+                    if (was & now) if ext.f.get("stays") == "same_kind" else now:
+                        found = (t, i)
+                        break
+            if found:
+                break
+        if found is None:
+            return None
+        t, i = found
+        left[t] -= 1
+        melds[i] = tuple(sorted(melds[i] + (t,)))
+        adds.append(found)
+    return base, adds, ext
 
 
 def build(spec, plan: Plan, model: Model | None = None):
@@ -163,15 +207,20 @@ def build(spec, plan: Plan, model: Model | None = None):
     deck = Counter(r.deck(n))
     contract = r.contract(plan.level, mdl.lay)
     lay_cards = layable(spec, contract, plan.laid, deck)
+    adds, ext = [], None
     if lay_cards is None:
-        raise NotModelled(f"no {plan.laid} cards of the deck lay down as {contract.name}")
-    deck.subtract(Counter(lay_cards))
+        got = extended(spec, mdl, plan.level, contract, plan.laid, deck)
+        if got is None:
+            raise NotModelled(f"no {plan.laid} cards of the deck lay down as {contract.name}, at once or by adding "
+                              "to its melds")
+        lay_cards, adds, ext = got
+    deck.subtract(Counter(lay_cards + [t for t, _ in adds]))
     types = spec.cards.types
     naturals_first = sorted((t.index for t in types), key=lambda t: (types[t].special, types[t].wild))
     rest = [t for t in naturals_first for _ in range(max(deck[t], 0))]
     card: dict[int, int] = {}
     laid_slots = final[:plan.laid]
-    for s_, c in zip(laid_slots, lay_cards):
+    for s_, c in zip(laid_slots, lay_cards + [t for t, _ in adds]):
         card[s_] = c
     others = [x for x in final[plan.laid:]] + sorted(discarded - set(card)) + [
         x for x in sorted(set(stock_seq) | {x for v in hands.values() for x in v} | {x for v in piles.values()
@@ -212,6 +261,7 @@ def build(spec, plan: Plan, model: Model | None = None):
         else:
             moves.append(Move(mid, (card[arg],)))
     moves.append(Move(mdl.lay.id, tuple(lay_cards)))
+    moves += [Move(ext.id, (t,), seat=me, group=i) for t, i in adds]
     if plan.ends == "went_out" and mdl.keep:
         moves.append(Move(discard.id, (card[final[plan.laid]],)))
     return state, moves

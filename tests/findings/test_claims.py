@@ -250,3 +250,29 @@ def test_the_claim_check_runs_from_the_command_line(game):
     assert re.search(r"findings in [0-9.]+ s", result.output)
     counts = Counter(re.findall(r"\((resolved|UNRESOLVED)\)", result.output))
     assert sum(counts.values()) == len(load(game).rules("claim")) + 1
+
+
+def test_the_first_go_out_claim_follows_the_go_out_timing_reading():
+    """The rulebook's 'the first player after the dealer has the first chance' is what tells
+    the readings of the go-out timing apart: under the other reading the claim fails."""
+    base = load("tick")
+    want = base.formal("claim-first-to-go-out")["claim"]["first_go_out"]["seat"]
+    for reading in base.clauses["go-out-timing"].readings:
+        f = claim(base.with_readings({"go-out-timing": reading}), "claim-first-to-go-out")
+        seats = {r["seat"] for r in f.witness["by_players"]}
+        assert all(r["replayed"] for r in f.witness["by_players"])
+        assert f.extra["holds"] == (seats == {want}), reading
+
+
+def test_a_level_laid_exactly_is_finished_by_adding_to_its_melds():
+    """Under the reading where a level's combinations hold exactly their cards, no single lay
+    empties a hand: the witness lays the level and adds the other cards to its melds one
+    at a time, and the kernel replays every level that way."""
+    spec = load("level8").with_readings({"level-set-size": "exactly"})
+    d, = derived_findings(spec, 4)
+    assert d.resolved and all(r["replayed"] for r in d.witness["levels"])
+    f = claim(spec, "claim-win-from-level-7")
+    moves = [next(iter(m)) for m in f.witness["replay"]["scenario"]["moves"]]
+    extends = {m.id for m in kernel.rules(spec).moves.values() if m.mechanic == "extend"}
+    assert extends & set(moves)
+    assert replay(f.witness["replay"], spec)["legal"] and f.extra["holds"] is True
