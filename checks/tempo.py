@@ -1,107 +1,121 @@
-"""How: bounded model checking of one player's turns over abstract card counts, in Z3.
+"""What: how fast a round can end, per level: the fewest draws of each kind a player needs to
+finish it and the earliest turn on which it can end, each found within a bound by `bmc.py`
+and shown reachable by a round the kernel replays (`witness.py`).
 
-Cards are abstracted to counts, and every quantity comes from the spec's kernel fields: a
-player starts a round with the deal's cards; each turn they make one of the draw moves
-that start a turn (a draw of fixed size, or a chosen number of units of a paid draw,
-each unit bringing its cards and costing its counters), may lay cards (the first lay of
-a round must hold the contract's cards), and end the turn with a discard. Going out is a
-turn that leaves nothing after the discard, at a turn the go-out expression allows.
-
-The abstraction assumes the right cards arrive, so it gives lower bounds (the fewest
-units of a paid draw, the earliest turn); `claims.py` replays a concrete witness in the
-kernel to show each bound is reached.
+A minimum is a lower bound within the bound (the abstraction allows everything play
+allows); the replayed witness shows it is reached. What more own turns than the bound
+would allow is not searched and is said to be unresolved.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rulings import kernel
 from rulings.spec import Spec
 
+from .bmc import Model, NotModelled, Plan, complete_horizon, search
+from .turns import _show, replay_data
+from .witness import build
+
 
 @dataclass
-class Tempo:
-    level: int
-    players: int
-    turn: int | None          # the round's turn number (from 1) on which it can end first
-    seat: int | None          # 0 = the player who plays first
-    units: int | None         # the fewest units of the paid draws to go out in this round
-    bound: int                # turns per player unrolled
+class Reached:
+    """A minimum found by the model checker and what the kernel made of its witness."""
+
+    plan: Plan | None
+    bound: int
+    note: str = ""                      # why there is no plan or no witness
+    state: kernel.State | None = None   # after the deal
+    moves: list = field(default_factory=list)
+    outcome: dict = field(default_factory=dict)
+    final: kernel.State | None = None
+
+    @property
+    def reached(self) -> bool:
+        return bool(self.outcome.get("legal")) and self.final is not None and (
+            self.final.over or bool(self.final.results))
+
+    def evidence(self, spec: Spec) -> dict:
+        """The witness as data: the plan, the kernel's outcome, and a scenario to replay."""
+        if self.plan is None:
+            return {"bound": self.bound, "plan": None, "note": self.note}
+        out = {"bound": self.bound, "plan": self.plan.to_json(), "kernel": self.outcome}
+        if self.state is not None:
+            out["situation"] = _show(spec, self.state, self.moves)
+            out["replay"] = replay_data(self.state, self.moves)
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
-def paid_draws(spec: Spec) -> list:
-    """The draw moves that cost a counter."""
-    return [m for m in kernel.rules(spec).moves.values()
-            if m.mechanic == "draw" and any(int(c) for c in (m.f.get("cost") or {}).values())]
+def run(state: kernel.State, moves: list) -> tuple[kernel.State | None, dict]:
+    """Apply the moves in order: the last state and the outcome as data."""
+    for i, move in enumerate(moves):
+        try:
+            out = kernel.apply(state, move)
+        except kernel.Undecided as e:
+            return None, {"legal": None, "undecided_move": i + 1, "question": e.question}
+        if isinstance(out, kernel.Refusal):
+            return None, {"legal": False, "refused_move": i + 1, "clauses": list(out.clauses), "why": out.why}
+        state = out
+    return state, {"legal": True, "moves": len(moves), "round_ended": bool(state.results), "game_over": state.over,
+                   "winners": list(state.winners)}
 
 
-def fewest_units_and_turn(spec: Spec, level: int, players: int, bound: int = 4, seat: int | None = None,
-                          first: str = "units", move: str | None = None) -> Tempo:
-    """The fewest units of paid draws (of `move` only, if named) and the earliest turn with
-    which a player of `seat` (any seat if None) can go out in `level`, within `bound` turns
-    of their own; `first` says which of the two is minimised first ("units" or "turn")."""
-    import z3
+def reach(spec: Spec, level: int, players: int, bound: int, minimise: list[str], seat: int | None = None,
+          ends: str | None = None, model: Model | None = None) -> Reached:
+    """The plan minimising `minimise` (see `bmc.search`) and its witness replayed."""
+    try:
+        mdl = model or Model(spec)
+        plan = search(spec, level, players, bound, minimise, seat, ends, mdl)
+    except (NotModelled, kernel.Undecided) as e:
+        return Reached(None, bound, f"not modelled: {e}")
+    if plan is None:
+        return Reached(None, bound, f"no plan within {bound} own turns")
+    try:
+        state, moves = build(spec, plan, mdl)
+    except (NotModelled, kernel.Undecided, ValueError) as e:
+        return Reached(plan, bound, f"no witness built: {e}")
+    final, outcome = run(state, moves)
+    note = "" if final is not None else "the kernel did not play the witness through"
+    return Reached(plan, bound, note, state, moves, outcome, final)
 
-    r = kernel.rules(spec)
-    lay = r.lay_move()
-    contract = r.contract(level, lay) if lay is not None else None
-    need = sum(s.size for s in contract.required) if contract is not None else 1
-    ender = next((m for m in r.moves.values() if m.mechanic == "discard"), None)
-    keep = 1 if ender is not None else 0
-    draws = [m for m in r.moves.values() if m.mechanic == "draw" and m.phase == r.get("turn.starts_with")]
-    when = r.go_out_when
-    s = z3.Optimize()
-    seat_v = z3.Int("seat")
-    s.add(0 <= seat_v, seat_v < players)
-    if seat is not None:
-        s.add(seat_v == seat)
-    h = int(r.need("deal.cards_each"))
-    down = z3.BoolVal(False)
-    spent: dict[str, object] = {}
-    out_turn = z3.Int("out_turn")     # the own-turn index (0-based) of going out
-    counted = []
-    for i in range(bound):
-        pick = z3.Int(f"draw{i}")
-        k = z3.Int(f"units{i}")
-        lay_n = z3.Int(f"lay{i}")
-        s.add(lay_n >= 0, 0 <= pick, pick < max(len(draws), 1), k >= 1)
-        drawn = 0
-        for j, m in enumerate(draws):
-            per = sum(int(n) for n in m.f["from"].values())
-            units = m.f.get("units")
-            if units is None:
-                s.add(z3.Implies(pick == j, k == 1))
-            elif units.get("max") not in (None, "many"):
-                s.add(z3.Implies(pick == j, k <= int(units["max"])))
-            drawn = drawn + z3.If(pick == j, k * per, 0)
-            for cnt, c in (m.f.get("cost") or {}).items():
-                spent[cnt] = spent.get(cnt, 0) + z3.If(pick == j, k * int(c), 0)
-            if int(sum(int(c) for c in (m.f.get("cost") or {}).values())) and (move is None or m.id == move):
-                counted.append((i, z3.If(pick == j, k, 0)))
-        held = h + drawn
-        first_lay = z3.And(z3.Not(down), lay_n > 0)
-        s.add(z3.Implies(first_lay, lay_n >= need))
-        s.add(held - lay_n >= keep)
-        turns_finished = seat_v + i * players
-        env = dict(spec.params, turns_finished=turns_finished, players=z3.IntVal(players), turn=turns_finished + 1)
-        for c in r.counters.values():
-            env[c.id] = z3.IntVal(level if lay is not None and c.id == lay.f.get("contract") else c.start)
-        may = when.to_z3(env) if when is not None else z3.BoolVal(True)
-        goes_out = z3.And(z3.Or(down, lay_n > 0), held - lay_n == keep, may)
-        s.add(z3.Implies(out_turn == i, goes_out))
-        down = z3.Or(down, lay_n > 0)
-        h = held - lay_n - keep
-    for cnt, total in spent.items():
-        c = r.counters[cnt]
-        s.add(total <= c.start)
-    s.add(0 <= out_turn, out_turn < bound)
-    # turns after going out do not happen: units are counted up to it
-    units_upto = z3.Sum([z3.If(z3.IntVal(i) <= out_turn, u, 0) for i, u in counted]) if counted else z3.IntVal(0)
-    level_turn = seat_v + out_turn * players + 1
-    for what in ((units_upto, level_turn) if first == "units" else (level_turn, units_upto)):
-        s.minimize(what)
-    if s.check() != z3.sat:
-        return Tempo(level, players, None, None, None, bound)
-    m = s.model()
-    return Tempo(level, players, m.eval(level_turn).as_long(), m[seat_v].as_long(), m.eval(units_upto).as_long(),
-                 bound)
+
+def levels(spec: Spec) -> list[int]:
+    return sorted(int(x) for x in spec.levels())
+
+
+def level_table(spec: Spec, players: int, bound: int) -> list[dict]:
+    """For each level: the fewest units of each draw move (within `bound` own turns), the
+    fewest of the draws that cost a counter (over as many own turns as `bmc.complete_horizon`
+    shows enough, where it applies), the earliest ending turn, each with whether its
+    witness replayed."""
+    mdl = Model(spec)
+    rows = []
+    for lv in levels(spec):
+        fewest, replayed, notes = {}, {}, []
+        for d in mdl.draws:
+            got = reach(spec, lv, players, bound, [d.id, "turn"], model=mdl)
+            fewest[d.id] = got.plan.units[d.id] if got.plan else None
+            replayed[d.id] = got.reached
+            if got.note:
+                notes.append(f"{d.id}: {got.note}")
+        horizon, why = complete_horizon(spec, lv, players, mdl) if mdl.paid() else (None, "no draw costs a counter")
+        paid = reach(spec, lv, players, max(bound, horizon or 0), ["paid", "turn"], model=mdl)
+        first = reach(spec, lv, players, bound, ["turn", "paid"], model=mdl)
+        for what, got in (("paid", paid), ("turn", first)):
+            if got.note:
+                notes.append(f"{what}: {got.note}")
+        paid_ids = [m.id for m in mdl.paid()]
+        rows.append({"level": lv,
+                     "fewest": fewest,
+                     "fewest_units": sum(paid.plan.units[m] for m in paid_ids) if paid.plan else None,
+                     "fewest_units_own_turns": max(bound, horizon or 0),
+                     "fewest_units_complete": horizon is not None,
+                     "earliest_turn": first.plan.turn if first.plan else None,
+                     "earliest_seat": first.plan.seat if first.plan else None,
+                     "ends": first.plan.ends if first.plan else None,
+                     "units_at_earliest_turn": sum(first.plan.units[m] for m in paid_ids) if first.plan else None,
+                     "replayed": all(replayed.values()) and paid.reached and first.reached,
+                     "notes": notes})
+    return rows
