@@ -23,7 +23,7 @@ All laying happens on the last turn: laying earlier never makes the hand reach t
 contract sooner or with fewer draws (the cards laid earlier could go down on the last
 turn, in further lays), so the abstraction loses no plan. Card identities are ignored:
 the right cards are assumed to arrive. Both make the abstraction an over-approximation
-of play, so its minima are lower bounds within the bound; `witness.py` builds concrete
+of play, so its minima are lower bounds within the bound; `bmc_replay.py` builds concrete
 cards for a plan and the kernel replays it, which shows the bound is reached.
 """
 from __future__ import annotations

@@ -33,7 +33,7 @@ from rulings.spec import DEAL_NAMES, Spec
 from .bmc import Model, NotModelled, complete_horizon
 from .findings import Finding
 from .tempo import level_table, levels, reach, run
-from .witness import layable
+from .bmc_replay import layable
 
 
 def _finding(spec: Spec, cid: str, holds: bool | None, verdict: str, t0: float, witness=None, method="",

@@ -1,6 +1,6 @@
 """What: how fast a round can end, per level: the fewest draws of each kind a player needs to
 finish it and the earliest turn on which it can end, each found within a bound by `bmc.py`
-and shown reachable by a round the kernel replays (`witness.py`).
+and shown reachable by a round the kernel replays (`bmc_replay.py`).
 
 A minimum is a lower bound within the bound (the abstraction allows everything play
 allows); the replayed witness shows it is reached. What more own turns than the bound
@@ -15,7 +15,7 @@ from rulings.spec import Spec
 
 from .bmc import Model, NotModelled, Plan, complete_horizon, search
 from .turns import _show, replay_data
-from .witness import build
+from .bmc_replay import build
 
 
 @dataclass
