@@ -47,10 +47,10 @@ def claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     flags: list[Flag] = []
     clauses = [cid] + list(q.get("about", []))
     if what == "deal_cards":
-        cb, bonus = spec.rule("bonus")
-        expr = str(bonus["cards"])
-        ex["setting"] = (f"The {cb} clause counts the deal as {expr}; with players = {args['players']} "
-                         f"that is {value}.")
+        r = kernel.rules(spec)
+        cb = r.clause("deal.cards_each")
+        ex["setting"] = (f"The kernel deals for {args['players']} players as the {cb} clause says, "
+                         f"{r.need('deal.cards_each')} cards to each hand; {plural(value, 'card')} leave the deck.")
         clauses.append(cb)
     replay = (f.witness or {}).get("replay")
     if replay:
