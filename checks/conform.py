@@ -79,6 +79,7 @@ class SearchStats:
     skipped_by_adapter: int = 0
     note: str = ""
     errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
+    players: Counter = field(default_factory=Counter)    # number of players -> situations asked about
     stopped: str = ""                                    # why the search of this question ended early
 
 
@@ -102,6 +103,7 @@ class Report:
     harness: dict = field(default_factory=dict)          # what the adapter saw: restarts, stray lines, stderr
     unfinished: str = ""                                 # why not every question was asked (the deadline)
     allow_unsupported: bool = False                      # questions declined do not make the run fail
+    coverage: dict = field(default_factory=dict)         # what the vectors reach (the manifest's coverage)
 
     @property
     def errors(self) -> list[Outcome]:
@@ -581,6 +583,9 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[l
             raise _Stop(why.removeprefix("not sent: "))
         asked["n"] += 1
         stats.cases += 1
+        state = out.situation.get("state") if isinstance(out.situation, dict) else None
+        if isinstance(state, dict) and isinstance(state.get("players"), int):
+            stats.players[state["players"]] += 1
         if out.status == "skipped":
             stats.skipped_by_adapter += 1
             return
@@ -657,6 +662,146 @@ def _collect(e: BaseException) -> list[_Found]:
 
 
 # ---------------------------------------------------------------------------------------
+# witnesses a person can read
+
+
+EXPLAINED = 12          # wrong answers made small and blamed, at most (the first of each kind)
+
+
+def _shape(out: Outcome) -> tuple:
+    """What kind of wrong answer an outcome is, clauses left out: the two verdicts and the
+    fields that differ."""
+    said = out.implementation if isinstance(out.implementation, dict) else {}
+    return (out.status, out.spec.get("legal"), said.get("legal"), tuple(difference_fields(out.differences)))
+
+
+def _ask_move(spec: Spec, adapter: Adapter, cid: str, st, mv, clauses: bool, family: str = "move") -> Outcome:
+    after = kernel.apply(st, mv)
+    expected = neutral.expected_outcome(st, mv, after)
+    return judge_move(spec, adapter, cid, neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv), expected,
+                      vectors.move_clauses(spec, st, mv, after) if clauses else [], family=family)
+
+
+def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong answer to a move question asked again on the smallest situation it stays
+    wrong on (witness.shrink_move); `out` itself when nothing smaller is."""
+    from . import witness
+
+    sit = out.situation
+    try:
+        st = neutral.state_from_neutral(spec, sit["state"])
+        mv = neutral.move_from_neutral(spec, sit["move"])
+        first = _ask_move(spec, adapter, out.id, st, mv, False)
+    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
+        return out
+    if first.status != "fail":
+        return out
+    shape = _shape(first)
+
+    def same(cand) -> bool:
+        if adapter.expired():
+            return False
+        try:
+            return _shape(_ask_move(spec, adapter, out.id, cand, mv, False)) == shape
+        except (kernel.KernelError, kernel.Undecided, neutral.NeutralError):
+            return False
+
+    small, asked = witness.shrink_move(spec, st, mv, same)
+    if small is st:
+        return out
+    new = _ask_move(spec, adapter, out.id, small, mv, True, family=out.family)
+    if new.status != "fail":       # an implementation that answers the same question differently when asked again
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
+                           "asked": asked}
+    if "step" in sit:
+        new.extra["from_step"] = {k: sit[k] for k in ("game", "step", "of") if k in sit}
+    return _kept(new, adapter)
+
+
+def _ended_state(spec: Spec, state: dict):
+    """A level_over situation as a kernel state (in whichever phase of a turn it reads as)."""
+    from .mutants import SpecImplementation
+
+    return SpecImplementation(spec)._ended(state)
+
+
+def _ask_score(spec: Spec, adapter: Adapter, cid: str, st, clauses: bool = True) -> Outcome:
+    hand = st.hand(st.current)
+    v = vectors.score_case(spec, st, st.current if not sum(hand) else None)
+    return judge_score(spec, adapter, cid, v["state"], v["scores"], v["clauses"] if clauses else [])
+
+
+def _shrunk_score(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong score asked again on the smallest level's end it stays wrong on."""
+    from . import witness
+
+    sit = out.situation
+    try:
+        st = _ended_state(spec, sit["state"])
+        first = _ask_score(spec, adapter, out.id, st, False)
+    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
+        return out
+    if first.status != "fail":
+        return out
+    shape = _shape(first)
+
+    def same(cand) -> bool:
+        if adapter.expired():
+            return False
+        return _shape(_ask_score(spec, adapter, out.id, cand, False)) == shape
+
+    small, asked = witness.shrink(spec, st, same, lambda c: kernel.level_scores(c, None))
+    if small is st:
+        return out
+    new = _ask_score(spec, adapter, out.id, small)
+    if new.status != "fail":
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
+                           "asked": asked}
+    return _kept(new, adapter)
+
+
+def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED) -> None:
+    """The first wrong answer of each kind, vectors' and search's: move situations made
+    small, and each blamed on the clause whose alternative reproduces it (witness.py)."""
+    from . import witness
+
+    seen: set = set()
+    done = 0
+    for holder, out in [(None, o) for o in report.problems] + [(d, d.outcome) for d in report.divergences]:
+        if out.status != "fail" or done >= most or adapter.expired():
+            continue
+        key = (out.family, _shape(out))
+        if key in seen:
+            continue
+        seen.add(key)
+        done += 1
+        new = out
+        try:
+            if out.family in ("move", "game") and "move" in out.situation:
+                new = _shrunk(spec, adapter, out)
+            elif out.family == "score" and isinstance(out.situation.get("state"), dict):
+                new = _shrunk_score(spec, adapter, out)
+        except Exception as e:      # noqa: BLE001  (a witness left as found; the run goes on)
+            out.extra["not_shrunk"] = f"{type(e).__name__}: {e}"
+        if new is not out:
+            if holder is None:
+                report.problems[report.problems.index(out)] = new
+            else:
+                holder.outcome = new
+            out = new
+        try:
+            blamed = witness.contradicted(spec, out.family, out.situation, out.implementation)
+        except Exception as e:      # noqa: BLE001  (blame is a help; it never ends the run)
+            blamed, out.extra["contradicts_error"] = [], f"{type(e).__name__}: {e}"
+        if blamed:
+            out.extra["contradicts"] = blamed
+
+
+# ---------------------------------------------------------------------------------------
 # the whole run
 
 
@@ -675,11 +820,17 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
         t1 = time.perf_counter()
         docs = vectors.generate(spec, progress=progress)
         report.seconds["generate"] = time.perf_counter() - t1
+    report.coverage = dict((docs.get("manifest.json") or {}).get("coverage") or {})
     if progress:
         progress("vectors")
     run_vectors(spec, adapter, docs, report, progress)
     if random_cases > 0:
         search(spec, adapter, random_cases, seed, report, families, progress)
+    if progress and report.wrong:
+        progress("making the witnesses small")
+    t1 = time.perf_counter()
+    explain(spec, adapter, report)
+    report.seconds["witnesses"] = time.perf_counter() - t1
     _finish(report, adapter, random_cases, families)
     report.seconds["total"] = time.perf_counter() - t0
     return report
