@@ -381,8 +381,9 @@ def _kept(out: Outcome, adapter: Adapter) -> Outcome:
 
 
 def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
-                progress: Callable[[str], None] | None = None) -> None:
-    """Every vector asked, in file order; past the deadline the rest are counted as not asked."""
+                progress: Callable[[str], None] | None = None, first_wrong: bool = False) -> None:
+    """Every vector asked, in file order; past the deadline the rest are counted as not asked.
+    `first_wrong`: stop at the first wrong answer (the self-test's kill needs no more)."""
     t0 = time.perf_counter()
     for family, name in vectors.FILES.items():
         if progress:
@@ -399,6 +400,10 @@ def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
             counts[out.status] += 1
             if out.status in ("fail", "error"):
                 report.problems.append(_kept(out, adapter))
+                if first_wrong and out.status == "fail":
+                    break
+        if first_wrong and any(o.status == "fail" for o in report.problems):
+            break
     report.seconds["vectors"] = time.perf_counter() - t0
 
 
@@ -496,7 +501,7 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
 
 
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
-           progress: Callable[[str], None] | None = None, rounds: int = 4) -> None:
+           progress: Callable[[str], None] | None = None, rounds: int = 4, shrink: bool = True) -> None:
     """The differential search: `n` random cases per question, each divergence shrunk. A
     question the implementation stopped answering (it hung on it) is not searched further,
     and the whole search ends at the run's deadline; what was found is kept either way."""
@@ -516,7 +521,7 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         for r in range(rounds):
             if progress:
                 progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
-            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats)
+            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, shrink)
             new = [d for d in found if d.signature not in masked]
             for d in new:
                 masked.add(d.signature)
@@ -546,7 +551,8 @@ def _size(out: Outcome) -> int:
         return 1 << 30
 
 
-def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[list[Divergence], str]:
+def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
+          shrink: bool = True) -> tuple[list[Divergence], str]:
     """One Hypothesis run of `n` cases of `family`: every divergence not in `masked`, each
     shrunk (one exception class per signature, so Hypothesis shrinks each apart), and why
     the run stopped early ("" when it did not).
@@ -565,7 +571,8 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[l
 
     @hseed(seed)
     @settings(max_examples=n, database=None, deadline=None, derandomize=False, report_multiple_bugs=True,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
               verbosity=Verbosity.quiet, print_blob=False)
     @given(st.data())
     def probe(data):
@@ -764,27 +771,78 @@ def _shrunk_score(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
     return _kept(new, adapter)
 
 
+def _ask_cards(spec: Spec, adapter: Adapter, family: str, cid: str, tokens: list[str], name: str,
+               clauses: bool = True) -> Outcome:
+    contract = spec.contracts[name]
+    quick = dataclasses.replace(contract, clauses=())
+    hand = spec.cards.hand_of(tokens)
+    if family == "meld":
+        v = reference.decide(spec, quick, hand)
+        out = judge_meld(spec, adapter, cid, tokens, name, bool(v.legal), [])
+        why = lambda: reference.decide(spec, contract, hand)  # noqa: E731
+    else:
+        v = reference.best_lay(spec, quick, hand)
+        out = judge_best(spec, adapter, cid, tokens, name, v.points if v.legal else None, [])
+        why = lambda: reference.best_lay(spec, contract, hand)  # noqa: E731
+    if clauses and out.status == "fail":
+        out.spec["clauses"] = clause_info(spec, vectors.meld_clauses(spec, contract, why()))
+    return out
+
+
+def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong meld or best lay-down answer asked again on the fewest cards (one card left
+    out at a time) it stays wrong on."""
+    tokens, name = list(out.situation["cards"]), out.situation["contract"]
+    if name not in spec.contracts:
+        return out
+    first = _ask_cards(spec, adapter, out.family, out.id, tokens, name, False)
+    if first.status != "fail":
+        return out
+    shape, asked, changed = _shape(first), 0, True
+    while changed and asked < 200 and not adapter.expired():
+        changed = False
+        for i in sorted(range(len(tokens)), key=lambda i: tokens[i]):
+            if i > 0 and tokens[i] == tokens[i - 1]:
+                continue
+            cand = tokens[:i] + tokens[i + 1:]
+            asked += 1
+            if _shape(_ask_cards(spec, adapter, out.family, out.id, cand, name, False)) == shape:
+                tokens, changed = cand, True
+                break
+    if len(tokens) == len(out.situation["cards"]):
+        return out
+    new = _ask_cards(spec, adapter, out.family, out.id, tokens, name)
+    if new.status != "fail":
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": [0, len(out.situation["cards"]), 0], "to": [0, len(tokens), 0], "asked": asked}
+    return _kept(new, adapter)
+
+
 def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED) -> None:
-    """The first wrong answer of each kind, vectors' and search's: move situations made
-    small, and each blamed on the clause whose alternative reproduces it (witness.py)."""
+    """The first wrong answer of each kind among the vectors', and each kind the search
+    found (at most `most` of each): situations made small, and each blamed on the clause
+    whose alternative reproduces it (witness.py)."""
     from . import witness
 
     seen: set = set()
-    done = 0
+    done = Counter()
     for holder, out in [(None, o) for o in report.problems] + [(d, d.outcome) for d in report.divergences]:
-        if out.status != "fail" or done >= most or adapter.expired():
+        if out.status != "fail" or done[holder is None] >= most or adapter.expired():
             continue
-        key = (out.family, _shape(out))
-        if key in seen:
+        key = (holder is None, out.family, _shape(out))
+        if key in seen:      # the vectors' wrong answers: the first of each kind (the search's are one a kind)
             continue
         seen.add(key)
-        done += 1
+        done[holder is None] += 1
         new = out
         try:
             if out.family in ("move", "game") and "move" in out.situation:
                 new = _shrunk(spec, adapter, out)
             elif out.family == "score" and isinstance(out.situation.get("state"), dict):
                 new = _shrunk_score(spec, adapter, out)
+            elif out.family in ("meld", "best_lay") and isinstance(out.situation.get("cards"), list):
+                new = _shrunk_cards(spec, adapter, out)
         except Exception as e:      # noqa: BLE001  (a witness left as found; the run goes on)
             out.extra["not_shrunk"] = f"{type(e).__name__}: {e}"
         if new is not out:

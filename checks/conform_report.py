@@ -144,8 +144,9 @@ def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
             + (f" (and {len(blamed) - 4} more)" if len(blamed) > 4 else ""))
     if extra.get("shrunk"):
         a, b = extra["shrunk"]["from"], extra["shrunk"]["to"]
-        lines.append(indent + f"made small: {a[0]} players, {a[1]} cards, {a[2]} turns -> {b[0]} players, {b[1]} cards, "
-                     f"{b[2]} turns ({extra['shrunk']['asked']} situations asked)"
+        small = (f"{a[1]} cards -> {b[1]} cards" if not a[0] else
+                 f"{a[0]} players, {a[1]} cards, {a[2]} turns -> {b[0]} players, {b[1]} cards, {b[2]} turns")
+        lines.append(indent + f"made small: {small} ({extra['shrunk']['asked']} situations asked)"
                      + (f"; from step {extra['from_step']['step']} of {extra['from_step']['game']}"
                         if extra.get("from_step") else ""))
     if extra.get("witness_of"):

@@ -55,6 +55,9 @@ def reading_mutants(spec: Spec) -> list[Mutant]:
     return out
 
 
+_read: dict = {}
+
+
 def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = None) -> Spec:
     """`spec` built again from its file's data changed by `edit` (readings in force kept).
     Raises the spec's errors when the changed data does not load."""
@@ -62,7 +65,12 @@ def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = No
     from rulings.specfile import read
 
     path = spec_mod.spec_path(spec.origin or spec.file)
-    data, pos = read(path, str(path), check_schema=False)
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if _read.get("key") != key:        # the file is read once for all the mutants of a spec
+        _read.clear()
+        _read.update(key=key, data=read(path, str(path), check_schema=False))
+    data, pos = _read["data"]
     data = copy.deepcopy(data)
     edit(data)
     return spec_mod._Builder(data, pos, spec_mod.rulebooks_dir(None), spec.origin).build(

@@ -18,7 +18,8 @@ conformance run: the vectors, then the differential search. A mutant is
                     of play (a claim the rulebook makes about its rules: `NOT_PLAY`)
 
 The run stops asking a mutant at its first divergence (the rest of the run cannot make it
-conform). The score is killed / (killed + survived).
+conform): the vectors stop at the first wrong answer, and the search neither shrinks what
+it finds nor goes on to another round. The score is killed / (killed + survived).
 """
 from __future__ import annotations
 
@@ -126,11 +127,11 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
     impl = mut.SpecImplementation(mspec)
     adapter = PythonAdapter(impl, name=f"the spec with {m.id}")
     report = run.Report(spec.game, adapter.name, dict(spec.chosen))
-    run.run_vectors(spec, adapter, docs, report)
+    run.run_vectors(spec, adapter, docs, report, first_wrong=True)
     by = _first_problem(report)
     if not by and random_cases > 0:
         for family in run.FAMILIES:
-            run.search(spec, adapter, random_cases, seed, report, (family,))
+            run.search(spec, adapter, random_cases, seed, report, (family,), rounds=1, shrink=False)
             by = _first_problem(report)
             if by:
                 break

@@ -50,6 +50,8 @@ def test_planted_witnesses_are_small_and_still_wrong(planted_report):
     for o in shrunk:
         a, b = o.extra["shrunk"]["from"], o.extra["shrunk"]["to"]
         assert o.status == "fail" and b[1] <= a[1] and b[0] <= a[0] and b[2] <= a[2] and b != a
+    families = {o.family for o in shrunk}
+    assert "meld" in families and families & {"move", "game"}, families
 
 
 def test_the_contradicted_clause_is_named(planted_report, spec):
