@@ -790,8 +790,8 @@ def _ask_cards(spec: Spec, adapter: Adapter, family: str, cid: str, tokens: list
 
 
 def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
-    """A wrong meld or best lay-down answer asked again on the fewest cards (one card left
-    out at a time) it stays wrong on."""
+    """A wrong meld or best lay-down answer asked again on the fewest cards (all the cards
+    of a kind, or one card, left out at a time) it stays wrong on."""
     tokens, name = list(out.situation["cards"]), out.situation["contract"]
     if name not in spec.contracts:
         return out
@@ -801,10 +801,10 @@ def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
     shape, asked, changed = _shape(first), 0, True
     while changed and asked < 200 and not adapter.expired():
         changed = False
-        for i in sorted(range(len(tokens)), key=lambda i: tokens[i]):
-            if i > 0 and tokens[i] == tokens[i - 1]:
-                continue
-            cand = tokens[:i] + tokens[i + 1:]
+        kinds = list(dict.fromkeys(tokens))
+        fewer = [[t for t in tokens if t != k] for k in kinds if tokens.count(k) > 1]     # a whole group out
+        fewer += [tokens[:i] + tokens[i + 1:] for i in (tokens.index(k) for k in kinds)]  # one card out
+        for cand in fewer:
             asked += 1
             if _shape(_ask_cards(spec, adapter, out.family, out.id, cand, name, False)) == shape:
                 tokens, changed = cand, True
@@ -830,10 +830,11 @@ def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED)
     for holder, out in [(None, o) for o in report.problems] + [(d, d.outcome) for d in report.divergences]:
         if out.status != "fail" or done[holder is None] >= most or adapter.expired():
             continue
-        key = (holder is None, out.family, _shape(out))
-        if key in seen:      # the vectors' wrong answers: the first of each kind (the search's are one a kind)
-            continue
-        seen.add(key)
+        if holder is None:   # the vectors' wrong answers: the first of each kind (the search's are one a kind)
+            key = (out.family, _shape(out), tuple(c["id"] for c in out.spec.get("clauses", [])))
+            if key in seen:
+                continue
+            seen.add(key)
         done[holder is None] += 1
         new = out
         try:

@@ -61,7 +61,7 @@ def test_test_ids_name_the_clauses(tmp_path, docs, vectors_dir, faithful_cmd):
                  if any("go-out" in k for k in vector_keywords(v)) or "go-out" in vector_name(v)]
     assert going_out
     done = pytest_run(tmp_path, "--rulings-game", "tick", "--rulings-cmd", faithful_cmd,
-                      "--rulings-vectors", str(vectors_dir), "-k", "go-out", "--collect-only", "-q")
+                      "--rulings-vectors", str(vectors_dir), "-k", "go-out", "--collect-only")
     listed = [line for line in done.stdout.splitlines() if line.startswith("rulings::")]
     assert len(listed) == len(going_out), done.stdout[-2000:]
     assert all("go-out" in line for line in listed)

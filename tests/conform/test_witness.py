@@ -51,7 +51,18 @@ def test_planted_witnesses_are_small_and_still_wrong(planted_report):
         a, b = o.extra["shrunk"]["from"], o.extra["shrunk"]["to"]
         assert o.status == "fail" and b[1] <= a[1] and b[0] <= a[0] and b[2] <= a[2] and b != a
     families = {o.family for o in shrunk}
-    assert "meld" in families and families & {"move", "game"}, families
+    assert families & {"move", "game"} and "score" in families, families
+
+
+def test_a_wrong_meld_answer_is_made_small(spec):
+    """A hand the planted adapter wrongly lets through, padded with a set that changes
+    nothing, comes back without the padding."""
+    impl = load_python(f"{EXAMPLES / 'tick_planted.py'}:factory")
+    out = conform._ask_cards(spec, impl, "meld", "padded", ["5", "SW", "SW", "BW", "7", "7", "7"], "level 3")
+    assert out.status == "fail"
+    small = conform._shrunk_cards(spec, impl, out)
+    assert small.status == "fail" and sorted(small.situation["cards"]) == sorted(["5", "SW", "SW", "BW"])
+    assert small.extra["shrunk"]["to"][1] == 4 < small.extra["shrunk"]["from"][1] == 7
 
 
 def test_the_contradicted_clause_is_named(planted_report, spec):
