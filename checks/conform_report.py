@@ -66,7 +66,7 @@ def describe(situation: dict) -> str:
     mine = laid[mover] if 0 <= mover < len(laid) else []
     own = "".join(f"; {c.id} {state[c.id][mover]}" for c in r.counters.values()
                   if c.each and isinstance(state.get(c.id), list) and 0 <= mover < len(state[c.id]))
-    bits.append(f"seat {mover} holds {_cards(hands[mover]) if 0 <= mover < n else '?'}" + own
+    bits.append(f"seat {mover} holds {(_cards(hands[mover]) or 'nothing') if 0 <= mover < n else '?'}" + own
                 + (f"; laid {' | '.join(_cards(x) for x in mine)}" if mine else "; not down")
                 + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
     held = [f"seat {i}: " + (_cards(hands[i]) if len(hands[i]) <= SHOW_CARDS else f"{len(hands[i])} cards")

@@ -255,5 +255,5 @@ def contradicted(spec: Spec, family: str, situation: dict, said) -> list[dict]:
             change = m.id.split(" ", 1)
             out.append({"clause": m.clause, "source": spec.source(m.clause), "mutant": m.id,
                         "change": ("read as " + change[1].split("=", 1)[1]) if m.kind == "reading" else
-                        "left out" if m.kind == "drop" else m.id})
+                        "left out" if m.kind == "drop" else f"with {m.note}" if m.note else m.id})
     return out
