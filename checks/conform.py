@@ -672,7 +672,8 @@ def _collect(e: BaseException) -> list[_Found]:
 # witnesses a person can read
 
 
-EXPLAINED = 12          # wrong answers made small and blamed, at most (the first of each kind)
+EXPLAINED = 4           # the vectors' wrong answers made small and blamed, at most, per question (each kind's first)
+SEARCH_EXPLAINED = 16   # the search's kinds of divergence made small and blamed, at most
 
 
 def _shape(out: Outcome) -> tuple:
@@ -820,22 +821,23 @@ def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
 
 
 def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED) -> None:
-    """The first wrong answer of each kind among the vectors', and each kind the search
-    found (at most `most` of each): situations made small, and each blamed on the clause
+    """The first wrong answer of each kind among the vectors' (at most `most` a question),
+    and each kind the search found: situations made small, and each blamed on the clause
     whose alternative reproduces it (witness.py)."""
     from . import witness
 
     seen: set = set()
     done = Counter()
     for holder, out in [(None, o) for o in report.problems] + [(d, d.outcome) for d in report.divergences]:
-        if out.status != "fail" or done[holder is None] >= most or adapter.expired():
+        cap = (holder is None, out.family if holder is None else "")
+        if out.status != "fail" or done[cap] >= (most if holder is None else SEARCH_EXPLAINED) or adapter.expired():
             continue
         if holder is None:   # the vectors' wrong answers: the first of each kind (the search's are one a kind)
             key = (out.family, _shape(out), tuple(c["id"] for c in out.spec.get("clauses", [])))
             if key in seen:
                 continue
             seen.add(key)
-        done[holder is None] += 1
+        done[cap] += 1
         new = out
         try:
             if out.family in ("move", "game") and "move" in out.situation:
