@@ -20,6 +20,7 @@ from typing import Sequence
 
 from rulings import kernel, players as agents
 from rulings.kernel import Move
+from rulings.kernel.lay import contract_of
 from rulings.spec import Spec
 
 
@@ -113,12 +114,14 @@ def _counter_values(spec: Spec, ch: Chooser, n: int) -> tuple[dict, int | None]:
     return values, level
 
 
-def situation(spec: Spec, ch: Chooser) -> kernel.State:
-    """A state built from choices: the simplest is two players at the first level, nobody
+def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.State:
+    """A state built from choices: any number of players the spec allows (the fewest is
+    the simplest; `spread`: at most this many more than the fewest); the simplest is the
+    fewest players at the first level, nobody
     down, no turn played, the mover about to end their turn from a hand of one card."""
     r = kernel.rules(spec)
     lo, hi = r.players_range()
-    n = ch.integer(lo, min(hi, lo + 2))
+    n = ch.integer(lo, hi if spread is None else min(hi, lo + spread))
     values, level = _counter_values(spec, ch, n)
     turns = ch.integer(0, 3 * n)
     phases = list(r.phases)
@@ -219,14 +222,14 @@ _games: dict[tuple, list] = {}
 
 def seeded_game(spec: Spec, seed: int, max_moves: int = 1500) -> tuple[list[kernel.State], list]:
     """The states and moves of a seeded game: greedy players, every other seat random
-    (2 to 4 players by seed); stops at `max_moves` if the game has not ended. Each input
+    (by seed: the fewest players the spec allows, one more, the most, two more); stops at `max_moves` if the game has not ended. Each input
     of the spec is true in every third round."""
     key = (id(spec), seed, max_moves)
     if key in _games and _games[key][0] is spec:
         return _games[key][1]
     r = kernel.rules(spec)
     lo, hi = r.players_range()
-    n = min(hi, lo + seed % 3)
+    n = min(hi, (lo, lo + 1, hi, lo + 2)[seed % 4])
     seats = [agents.GreedyPlayer() if i % 2 == 0 else agents.RandomPlayer(seed * 10 + i) for i in range(n)]
     inputs = {i: [k % 3 == seed % 3 for k in range(1, 65)] for i in r.inputs}
     state = kernel.new_game(spec, n, seed, dealer=seed % n, inputs=inputs)
@@ -252,7 +255,36 @@ def game_situation(spec: Spec, ch: Chooser) -> kernel.State:
 
 # ---- moves --------------------------------------------------------------------------------------
 
-LAYS = ("all_but_one", "subset", "all", "offered", "offered_and_matching")
+LAYS = ("all_but_one", "subset", "all", "offered", "offered_and_matching", "across", "offered_and_across")
+
+
+def _flipped(spec: Spec, state: kernel.State, decl, ch: Chooser, offered: list) -> kernel.State:
+    """The mover on the other side of their level: down (laying what is offered now, or,
+    when nothing is, a contract's melds from cards out of play) when they are not, and not
+    down when they are. Only asked what it would offer: it is never a question itself."""
+    zid = decl.f["to"]
+    if state.down():
+        return state.with_zone(zid, (), state.current)
+    r = kernel.rules(spec)
+    if offered:
+        cards = list(offered)
+        hand = list(state.hand())
+        for t in cards:
+            hand[t] -= 1
+        return state.with_zone(zid, (tuple(sorted(cards)),), state.current).with_zone(r.hand.id, tuple(hand),
+                                                                                     state.current)
+    lay = _contract_lay(spec, contract_of(state, decl), ch, Counter(r.deck(state.players)))
+    return state.with_zone(zid, (lay,) if lay else (), state.current)
+
+
+def across(spec: Spec, state: kernel.State, decl, ch: Chooser) -> list[int]:
+    """What the mover could lay on the other side of their level (see `_flipped`): cards
+    that go down after the level, proposed before it, or the level's melds proposed again
+    after it. Empty when that side offers nothing from this hand."""
+    offered = kernel.lay_options(state, decl)
+    other = _flipped(spec, state, decl, ch, list(offered[0]) if offered else [])
+    options = kernel.lay_options(other, decl) if other.phase == decl.phase else []
+    return list(options[0]) if options else []
 
 
 def move_order(spec: Spec) -> list:
@@ -313,6 +345,16 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         return Move(pick.id, tuple(hand[:keep] + hand[keep + 1:]))
     if how == "all":
         return Move(pick.id, tuple(hand))
+    if how.endswith("across"):
+        more = across(spec, state, pick, ch)
+        offered = kernel.lay_options(state, pick) if how.startswith("offered") else []
+        left, cards = Counter(hand), []
+        for t in (list(offered[0]) if offered else []) + more:     # only cards the mover holds
+            if left[t] > 0:
+                left[t] -= 1
+                cards.append(t)
+        if cards:
+            return Move(pick.id, tuple(sorted(cards)))
     if how.startswith("offered"):
         offered = kernel.lay_options(state, pick)
         if offered:
@@ -338,7 +380,7 @@ def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
     nobody)."""
     r = kernel.rules(spec)
     lo, hi = r.players_range()
-    n = ch.integer(lo, min(hi, lo + 2))
+    n = ch.integer(lo, hi)
     values, level = _counter_values(spec, ch, n)
     deck = list(spec.deck(n))
     went_out = ch.integer(-1, n - 1)
@@ -370,3 +412,62 @@ def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
     state = kernel.State(0, 1, dealer, max(went_out, 0), r.get("turn.starts_with") or "", n, n, tuple(zones),
                          counters, inputs, 0, 0, (), (), spec)
     return state, (went_out if went_out >= 0 else None)
+
+
+# ---- boundaries ---------------------------------------------------------------------------------
+
+PILE_DEPTHS = 6          # a shared pile cut to 0..this many cards (its top kept)
+
+
+def axes(spec: Spec, state: kernel.State) -> list[tuple[str, list[tuple[int, kernel.State]]]]:
+    """The ways one number of a situation can be moved while the rest stays, each as the
+    states it gives (value, state), in order: the turns finished, the cards played this
+    turn, every counter a move pays with (the mover's) or that picks the contract, and every
+    shared pile cut to its top few cards. Read from the spec's declarations: where a rule
+    turns on one of these numbers, walking it crosses the rule's boundary."""
+    r = kernel.rules(spec)
+    n = state.players
+    out: list[tuple[str, list]] = [
+        ("turns_finished", [(t, state.replace(turns_finished=t)) for t in range(0, 2 * n + 3)])]
+    starts = r.get("turn.starts_with")
+    if state.phase != starts:
+        out.append(("lays_this_turn", [(k, state.replace(lays_this_turn=k)) for k in range(0, 3)]))
+    lay = r.lay_move()
+    picks = lay.f.get("contract") if lay is not None else None
+    paid = {c for m in r.moves.values() for c in (m.f.get("cost") or {})}
+    for c in r.counters.values():
+        if c.id == picks:
+            values = [int(x) for x in spec.levels()]
+        elif c.id in paid:
+            values = list(range(0, max(int(c.start or 0), 1) + 2))
+        else:
+            continue
+        seat = state.current if c.each else None
+        out.append((c.id, [(v, state.with_counter(c.id, v, seat)) for v in values]))
+    for z in r.zones.values():
+        if z.kind != "pile" or z.each:
+            continue
+        pile = state.zone(z.id)
+        depths = range(0, min(len(pile), PILE_DEPTHS) + 1)
+        out.append((z.id, [(k, state.with_zone(z.id, tuple(pile[len(pile) - k:]) if k else ())) for k in depths]))
+    return out
+
+
+def boundaries(spec: Spec, state: kernel.State, move: kernel.Move, verdict) -> list[dict]:
+    """The situations on each side of every boundary `move` meets when one number of
+    `state` moves (see `axes`): for each axis, each pair of neighbouring values whose
+    verdicts differ (`verdict(before, move, after)` gives a comparable verdict)."""
+    found = []
+    for name, walk in axes(spec, state):
+        last = None
+        for value, st in walk:
+            try:
+                v = verdict(st, move, kernel.apply(st, move))
+            except (kernel.KernelError, kernel.Undecided):
+                last = None
+                continue
+            if last is not None and v != last[1]:
+                found.append({"axis": name, "move": move,          # sides: (value, state, verdict)
+                              "sides": [(last[0], last[2], last[1]), (value, st, v)]})
+            last = (value, v, st)
+    return found

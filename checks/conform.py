@@ -79,6 +79,7 @@ class SearchStats:
     skipped_by_adapter: int = 0
     note: str = ""
     errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
+    players: Counter = field(default_factory=Counter)    # number of players -> situations asked about
     stopped: str = ""                                    # why the search of this question ended early
 
 
@@ -102,6 +103,7 @@ class Report:
     harness: dict = field(default_factory=dict)          # what the adapter saw: restarts, stray lines, stderr
     unfinished: str = ""                                 # why not every question was asked (the deadline)
     allow_unsupported: bool = False                      # questions declined do not make the run fail
+    coverage: dict = field(default_factory=dict)         # what the vectors reach (the manifest's coverage)
 
     @property
     def errors(self) -> list[Outcome]:
@@ -379,8 +381,9 @@ def _kept(out: Outcome, adapter: Adapter) -> Outcome:
 
 
 def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
-                progress: Callable[[str], None] | None = None) -> None:
-    """Every vector asked, in file order; past the deadline the rest are counted as not asked."""
+                progress: Callable[[str], None] | None = None, first_wrong: bool = False) -> None:
+    """Every vector asked, in file order; past the deadline the rest are counted as not asked.
+    `first_wrong`: stop at the first wrong answer (the self-test's kill needs no more)."""
     t0 = time.perf_counter()
     for family, name in vectors.FILES.items():
         if progress:
@@ -397,6 +400,10 @@ def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
             counts[out.status] += 1
             if out.status in ("fail", "error"):
                 report.problems.append(_kept(out, adapter))
+                if first_wrong and out.status == "fail":
+                    break
+        if first_wrong and any(o.status == "fail" for o in report.problems):
+            break
     report.seconds["vectors"] = time.perf_counter() - t0
 
 
@@ -494,7 +501,7 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
 
 
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
-           progress: Callable[[str], None] | None = None, rounds: int = 4) -> None:
+           progress: Callable[[str], None] | None = None, rounds: int = 4, shrink: bool = True) -> None:
     """The differential search: `n` random cases per question, each divergence shrunk. A
     question the implementation stopped answering (it hung on it) is not searched further,
     and the whole search ends at the run's deadline; what was found is kept either way."""
@@ -514,7 +521,7 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         for r in range(rounds):
             if progress:
                 progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
-            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats)
+            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, shrink)
             new = [d for d in found if d.signature not in masked]
             for d in new:
                 masked.add(d.signature)
@@ -544,7 +551,8 @@ def _size(out: Outcome) -> int:
         return 1 << 30
 
 
-def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[list[Divergence], str]:
+def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
+          shrink: bool = True) -> tuple[list[Divergence], str]:
     """One Hypothesis run of `n` cases of `family`: every divergence not in `masked`, each
     shrunk (one exception class per signature, so Hypothesis shrinks each apart), and why
     the run stopped early ("" when it did not).
@@ -563,7 +571,8 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[l
 
     @hseed(seed)
     @settings(max_examples=n, database=None, deadline=None, derandomize=False, report_multiple_bugs=True,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
               verbosity=Verbosity.quiet, print_blob=False)
     @given(st.data())
     def probe(data):
@@ -581,6 +590,9 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats) -> tuple[l
             raise _Stop(why.removeprefix("not sent: "))
         asked["n"] += 1
         stats.cases += 1
+        state = out.situation.get("state") if isinstance(out.situation, dict) else None
+        if isinstance(state, dict) and isinstance(state.get("players"), int):
+            stats.players[state["players"]] += 1
         if out.status == "skipped":
             stats.skipped_by_adapter += 1
             return
@@ -657,6 +669,200 @@ def _collect(e: BaseException) -> list[_Found]:
 
 
 # ---------------------------------------------------------------------------------------
+# witnesses a person can read
+
+
+EXPLAINED = 4           # the vectors' wrong answers made small and blamed, at most, per question (each kind's first)
+SEARCH_EXPLAINED = 16   # the search's kinds of divergence made small and blamed, at most
+
+
+def _shape(out: Outcome) -> tuple:
+    """What kind of wrong answer an outcome is, clauses left out: the two verdicts and the
+    fields that differ."""
+    said = out.implementation if isinstance(out.implementation, dict) else {}
+    return (out.status, out.spec.get("legal"), said.get("legal"), tuple(difference_fields(out.differences)))
+
+
+def _ask_move(spec: Spec, adapter: Adapter, cid: str, st, mv, clauses: bool, family: str = "move") -> Outcome:
+    after = kernel.apply(st, mv)
+    expected = neutral.expected_outcome(st, mv, after)
+    return judge_move(spec, adapter, cid, neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv), expected,
+                      vectors.move_clauses(spec, st, mv, after) if clauses else [], family=family)
+
+
+def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong answer to a move question asked again on the smallest situation it stays
+    wrong on (witness.shrink_move); `out` itself when nothing smaller is."""
+    from . import witness
+
+    sit = out.situation
+    try:
+        st = neutral.state_from_neutral(spec, sit["state"])
+        mv = neutral.move_from_neutral(spec, sit["move"])
+        first = _ask_move(spec, adapter, out.id, st, mv, False)
+    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
+        return out
+    if first.status != "fail":
+        return out
+    shape = _shape(first)
+
+    def same(cand) -> bool:
+        if adapter.expired():
+            return False
+        try:
+            return _shape(_ask_move(spec, adapter, out.id, cand, mv, False)) == shape
+        except (kernel.KernelError, kernel.Undecided, neutral.NeutralError):
+            return False
+
+    small, asked = witness.shrink_move(spec, st, mv, same)
+    if small is st:
+        return out
+    new = _ask_move(spec, adapter, out.id, small, mv, True, family=out.family)
+    if new.status != "fail":       # an implementation that answers the same question differently when asked again
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
+                           "asked": asked}
+    if "step" in sit:
+        new.extra["from_step"] = {k: sit[k] for k in ("game", "step", "of") if k in sit}
+    return _kept(new, adapter)
+
+
+def _ended_state(spec: Spec, state: dict):
+    """A level_over situation as a kernel state (in whichever phase of a turn it reads as)."""
+    from .mutants import SpecImplementation
+
+    return SpecImplementation(spec)._ended(state)
+
+
+def _ask_score(spec: Spec, adapter: Adapter, cid: str, st, clauses: bool = True) -> Outcome:
+    hand = st.hand(st.current)
+    v = vectors.score_case(spec, st, st.current if not sum(hand) else None)
+    return judge_score(spec, adapter, cid, v["state"], v["scores"], v["clauses"] if clauses else [])
+
+
+def _shrunk_score(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong score asked again on the smallest level's end it stays wrong on."""
+    from . import witness
+
+    sit = out.situation
+    try:
+        st = _ended_state(spec, sit["state"])
+        first = _ask_score(spec, adapter, out.id, st, False)
+    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
+        return out
+    if first.status != "fail":
+        return out
+    shape = _shape(first)
+
+    def same(cand) -> bool:
+        if adapter.expired():
+            return False
+        return _shape(_ask_score(spec, adapter, out.id, cand, False)) == shape
+
+    small, asked = witness.shrink(spec, st, same, lambda c: kernel.level_scores(c, None))
+    if small is st:
+        return out
+    new = _ask_score(spec, adapter, out.id, small)
+    if new.status != "fail":
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
+                           "asked": asked}
+    return _kept(new, adapter)
+
+
+def _ask_cards(spec: Spec, adapter: Adapter, family: str, cid: str, tokens: list[str], name: str,
+               clauses: bool = True) -> Outcome:
+    contract = spec.contracts[name]
+    quick = dataclasses.replace(contract, clauses=())
+    hand = spec.cards.hand_of(tokens)
+    if family == "meld":
+        v = reference.decide(spec, quick, hand)
+        out = judge_meld(spec, adapter, cid, tokens, name, bool(v.legal), [])
+        why = lambda: reference.decide(spec, contract, hand)  # noqa: E731
+    else:
+        v = reference.best_lay(spec, quick, hand)
+        out = judge_best(spec, adapter, cid, tokens, name, v.points if v.legal else None, [])
+        why = lambda: reference.best_lay(spec, contract, hand)  # noqa: E731
+    if clauses and out.status == "fail":
+        out.spec["clauses"] = clause_info(spec, vectors.meld_clauses(spec, contract, why()))
+    return out
+
+
+def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong meld or best lay-down answer asked again on the fewest cards (all the cards
+    of a kind, or one card, left out at a time) it stays wrong on."""
+    tokens, name = list(out.situation["cards"]), out.situation["contract"]
+    if name not in spec.contracts:
+        return out
+    first = _ask_cards(spec, adapter, out.family, out.id, tokens, name, False)
+    if first.status != "fail":
+        return out
+    shape, asked, changed = _shape(first), 0, True
+    while changed and asked < 200 and not adapter.expired():
+        changed = False
+        kinds = list(dict.fromkeys(tokens))
+        fewer = [[t for t in tokens if t != k] for k in kinds if tokens.count(k) > 1]     # a whole group out
+        fewer += [tokens[:i] + tokens[i + 1:] for i in (tokens.index(k) for k in kinds)]  # one card out
+        for cand in fewer:
+            asked += 1
+            if _shape(_ask_cards(spec, adapter, out.family, out.id, cand, name, False)) == shape:
+                tokens, changed = cand, True
+                break
+    if len(tokens) == len(out.situation["cards"]):
+        return out
+    new = _ask_cards(spec, adapter, out.family, out.id, tokens, name)
+    if new.status != "fail":
+        return out
+    new.extra = dict(out.extra)
+    new.extra["shrunk"] = {"from": [0, len(out.situation["cards"]), 0], "to": [0, len(tokens), 0], "asked": asked}
+    return _kept(new, adapter)
+
+
+def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED) -> None:
+    """The first wrong answer of each kind among the vectors' (at most `most` a question),
+    and each kind the search found: situations made small, and each blamed on the clause
+    whose alternative reproduces it (witness.py)."""
+    from . import witness
+
+    seen: set = set()
+    done = Counter()
+    for holder, out in [(None, o) for o in report.problems] + [(d, d.outcome) for d in report.divergences]:
+        cap = (holder is None, out.family if holder is None else "")
+        if out.status != "fail" or done[cap] >= (most if holder is None else SEARCH_EXPLAINED) or adapter.expired():
+            continue
+        if holder is None:   # the vectors' wrong answers: the first of each kind (the search's are one a kind)
+            key = (out.family, _shape(out), tuple(c["id"] for c in out.spec.get("clauses", [])))
+            if key in seen:
+                continue
+            seen.add(key)
+        done[cap] += 1
+        new = out
+        try:
+            if out.family in ("move", "game") and "move" in out.situation:
+                new = _shrunk(spec, adapter, out)
+            elif out.family == "score" and isinstance(out.situation.get("state"), dict):
+                new = _shrunk_score(spec, adapter, out)
+            elif out.family in ("meld", "best_lay") and isinstance(out.situation.get("cards"), list):
+                new = _shrunk_cards(spec, adapter, out)
+        except Exception as e:      # noqa: BLE001  (a witness left as found; the run goes on)
+            out.extra["not_shrunk"] = f"{type(e).__name__}: {e}"
+        if new is not out:
+            if holder is None:
+                report.problems[report.problems.index(out)] = new
+            else:
+                holder.outcome = new
+            out = new
+        try:
+            blamed = witness.contradicted(spec, out.family, out.situation, out.implementation)
+        except Exception as e:      # noqa: BLE001  (blame is a help; it never ends the run)
+            blamed, out.extra["contradicts_error"] = [], f"{type(e).__name__}: {e}"
+        if blamed:
+            out.extra["contradicts"] = blamed
+
+
+# ---------------------------------------------------------------------------------------
 # the whole run
 
 
@@ -675,11 +881,17 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
         t1 = time.perf_counter()
         docs = vectors.generate(spec, progress=progress)
         report.seconds["generate"] = time.perf_counter() - t1
+    report.coverage = dict((docs.get("manifest.json") or {}).get("coverage") or {})
     if progress:
         progress("vectors")
     run_vectors(spec, adapter, docs, report, progress)
     if random_cases > 0:
         search(spec, adapter, random_cases, seed, report, families, progress)
+    if progress and report.wrong:
+        progress("making the witnesses small")
+    t1 = time.perf_counter()
+    explain(spec, adapter, report)
+    report.seconds["witnesses"] = time.perf_counter() - t1
     _finish(report, adapter, random_cases, families)
     report.seconds["total"] = time.perf_counter() - t0
     return report

@@ -8,6 +8,7 @@ from .adapters import FAILURES
 from .conform import Outcome, Report
 
 SHOW_PROBLEMS = 12
+SHOW_CARDS = 16         # another seat's hand is listed card by card up to this many cards
 SHOW_ERRORS = 3         # of each kind of misbehaviour, shown in full; the rest are named
 NAME_ERRORS = 10
 
@@ -52,10 +53,10 @@ def describe(situation: dict) -> str:
     mover = state.get("to_play", 0)
     n = len(hands)
     shared = ", ".join(f"{c.id} {state.get(c.id)}" for c in r.counters.values() if not c.each)
-    bits = [f"{n} players" + (f", {shared}" if shared else "") + f", dealer seat {state.get('dealer')}"]
+    facts = "".join(f", {i} {str(state[i]).lower()}" for i in r.inputs if i in state)
+    bits = [f"{n} players" + (f", {shared}" if shared else "") + f", dealer seat {state.get('dealer')}" + facts]
     if state.get("phase") == "level_over":
-        facts = [i for i in r.inputs if state.get(i)]
-        bits[0] += ", the round is over" + (f" ({', '.join(facts)})" if facts else "")
+        bits[0] += ", the round is over"
         for i in range(n):
             lays = " | ".join(_cards(x) for x in laid[i]) if i < len(laid) else ""
             bits.append(f"seat {i}: holds {_cards(hands[i]) or 'nothing'}; laid {lays or 'nothing'}")
@@ -65,9 +66,13 @@ def describe(situation: dict) -> str:
     mine = laid[mover] if 0 <= mover < len(laid) else []
     own = "".join(f"; {c.id} {state[c.id][mover]}" for c in r.counters.values()
                   if c.each and isinstance(state.get(c.id), list) and 0 <= mover < len(state[c.id]))
-    bits.append(f"seat {mover} holds {_cards(hands[mover]) if 0 <= mover < n else '?'}" + own
+    bits.append(f"seat {mover} holds {(_cards(hands[mover]) or 'nothing') if 0 <= mover < n else '?'}" + own
                 + (f"; laid {' | '.join(_cards(x) for x in mine)}" if mine else "; not down")
                 + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
+    held = [f"seat {i}: " + (_cards(hands[i]) if len(hands[i]) <= SHOW_CARDS else f"{len(hands[i])} cards")
+            if hands[i] else f"seat {i}: nothing" for i in range(n) if i != mover and isinstance(hands[i], list)]
+    if held:
+        bits.append("the others hold: " + "; ".join(held))
     others = [f"seat {i}: {' | '.join(_cards(x) for x in laid[i])}" for i in range(min(n, len(laid)))
               if i != mover and laid[i]]
     if others:
@@ -132,6 +137,18 @@ def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
     if len(o.differences) > 8:
         lines.append(indent + f"    ... and {len(o.differences) - 8} more differences")
     extra = o.extra or {}
+    blamed = extra.get("contradicts") or []
+    if blamed:
+        lines.append(indent + "the implementation answers as the spec would with: " + "; ".join(
+            f"{b['clause']} [{b['source']}] {b['change']}" for b in blamed[:4])
+            + (f" (and {len(blamed) - 4} more)" if len(blamed) > 4 else ""))
+    if extra.get("shrunk"):
+        a, b = extra["shrunk"]["from"], extra["shrunk"]["to"]
+        small = (f"{a[1]} cards -> {b[1]} cards" if not a[0] else
+                 f"{a[0]} players, {a[1]} cards, {a[2]} turns -> {b[0]} players, {b[1]} cards, {b[2]} turns")
+        lines.append(indent + f"made small: {small} ({extra['shrunk']['asked']} situations asked)"
+                     + (f"; from step {extra['from_step']['step']} of {extra['from_step']['game']}"
+                        if extra.get("from_step") else ""))
     if extra.get("witness_of"):
         lines.append(indent + f"this vector tells readings apart ({extra['witness_of']}); other readings: "
                      + ", ".join(f"{k}: {v}" for k, v in extra.get("otherwise", {}).items()))
@@ -205,6 +222,32 @@ def _harness_text(report: Report) -> list[str]:
     return [f"harness: {'; '.join(bits)}"] if bits else []
 
 
+def coverage_text(report: Report) -> list[str]:
+    """Which clauses the vectors exercise (and why the others cannot be), which numbers of
+    players and which boundaries they reach; which numbers of players the search reached."""
+    cov = report.coverage or {}
+    out = []
+    if cov.get("exercised") is not None:
+        done, left = cov.get("exercised", {}), cov.get("not_exercised", {})
+        out.append(f"  coverage: the vectors exercise {len(done)} of {len(done) + len(left)} clauses")
+        by_why: dict[str, list[str]] = defaultdict(list)
+        for cid, why in left.items():
+            by_why[why].append(cid)
+        for why, ids in by_why.items():
+            out.append(f"    not {', '.join(ids)}: {why}")
+    if cov.get("players"):
+        out.append("    players at the table: " + ", ".join(f"{k} ({n})" for k, n in cov["players"].items()))
+    if cov.get("boundaries"):
+        out.append("    boundaries crossed (vectors on either side): " + "; ".join(
+            f"{axis} ({', '.join(f'{m} {n}' for m, n in moves.items())})" for axis, moves in cov["boundaries"].items()))
+    seen: Counter = Counter()
+    for s in report.search.values():
+        seen.update(s.players)
+    if seen:
+        out.append("    the search's tables: " + ", ".join(f"{k} players {seen[k]}" for k in sorted(seen)))
+    return out
+
+
 def result_line(report: Report) -> str:
     wrong = report.wrong
     n_div = sum(1 for d in report.divergences if d.outcome.status != "error")
@@ -228,6 +271,7 @@ def text(report: Report) -> str:
                + (f", {total['not asked']} not asked (the deadline passed)" if total["not asked"] else ""))
     for fam, c in report.vectors.items():
         out.append(f"    {fam:9} " + ", ".join(f"{n} {s}" for s, n in c.items() if n))
+    out += coverage_text(report)
     divergences = [d for d in report.divergences if d.outcome.status != "error"]
     for i, d in enumerate(divergences, 1):
         out.append("")
@@ -286,6 +330,8 @@ def as_json(report: Report) -> dict:
         "harness": report.harness,
         **({"unfinished": report.unfinished} if report.unfinished else {}),
         "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
+        "coverage": {**report.coverage, "search_players": {str(k): n for k, n in sorted(
+            sum((s.players for s in report.search.values()), Counter()).items())}},
         "notes": report.notes,
     }
 

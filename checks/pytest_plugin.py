@@ -3,6 +3,12 @@
     pytest --rulings-game tick --rulings-adapter mypkg.tick:factory
     pytest --rulings-game tick --rulings-cmd "node mytick.js" --rulings-vectors vectors/tick
 
+Each test is named after its vector and the clauses it exercises,
+`move:lay 1 1 1 2 2 2 3 3 3 3:41d2876fcbf2[go-out,go-out-timing]`, and carries each clause
+id (and `boundary-AXIS` for a vector on a boundary) as a keyword, so `-k go-out` selects
+the going-out vectors. `--rulings-search N` adds the differential search, one test per
+question, N random cases each.
+
 Registered through the `pytest11` entry point. Without `--rulings-game` it only registers
 its options: it imports nothing of rulings, adds no tests and changes nothing else.
 """
@@ -26,6 +32,10 @@ def pytest_addoption(parser):
                     help="Seconds a --rulings-cmd program may take to answer one request (default 10).")
     group.addoption("--rulings-reading", action="append", default=[], metavar="CLAUSE=READING",
                     help="Judge under another reading of a clause (repeatable; not with --rulings-vectors).")
+    group.addoption("--rulings-search", default=0, type=int, metavar="N",
+                    help="Also run the differential search: one test per question, N random cases each (default 0: "
+                         "vectors only).")
+    group.addoption("--rulings-seed", default=0, type=int, metavar="SEED", help="Seed of --rulings-search (default 0).")
 
 
 class _Conformance:
@@ -101,14 +111,76 @@ class VectorItem(pytest.Item):
         return self.path, None, f"rulings vector {self.name}"
 
 
+class SearchFailure(Exception):
+    def __init__(self, text):
+        super().__init__(text)
+        self.text = text
+
+
+class SearchItem(pytest.Item):
+    """The differential search of one question (`--rulings-search N`)."""
+
+    def __init__(self, *, family, cases, seed, **kw):
+        super().__init__(**kw)
+        self.family, self.cases, self.seed = family, cases, seed
+
+    def runtest(self):
+        from .conform import Report, explain, search
+        from .conform_report import outcome_text
+
+        shared: _Conformance = self.config.stash[_key]
+        report = Report(shared.spec.game, shared.adapter.name, dict(shared.spec.chosen))
+        search(shared.spec, shared.adapter, self.cases, self.seed, report, (self.family,))
+        explain(shared.spec, shared.adapter, report)
+        if report.divergences:
+            lines = []
+            for d in report.divergences:
+                lines += [f"{d.signature}", *outcome_text(d.outcome)]
+            raise SearchFailure("\n".join(lines))
+        stats = report.search.get(self.family)
+        if stats is not None and stats.cases and stats.cases == stats.skipped_by_adapter:
+            pytest.skip(f"the implementation does not support {self.family} (it answered unsupported)")
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, SearchFailure):
+            return excinfo.value.text
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"rulings search {self.name}"
+
+
+def vector_name(vec: dict) -> str:
+    """A vector's test name: its id and the clauses it exercises."""
+    clauses = list(dict.fromkeys(list(vec.get("clauses", [])) + list(vec.get("reading", {}))))
+    return f"{vec['id']}[{','.join(clauses)}]" if clauses else vec["id"]
+
+
+def vector_keywords(vec: dict) -> list[str]:
+    """What `-k` can select a vector by beyond its name: each clause, its boundary."""
+    out = list(dict.fromkeys(list(vec.get("clauses", [])) + list(vec.get("reading", {}))))
+    if vec.get("boundary"):
+        out.append(f"boundary-{vec['boundary']['axis']}")
+    return out
+
+
 class VectorsCollector(pytest.Collector):
     def collect(self):
+        from .conform import FAMILIES
         from .vectors import FILES
 
         shared: _Conformance = self.config.stash[_key]
         for family, name in FILES.items():
             for vec in shared.docs[name]["cases"]:
-                yield VectorItem.from_parent(self, name=vec["id"], family=family, vector=vec)
+                item = VectorItem.from_parent(self, name=vector_name(vec), family=family, vector=vec)
+                for k in vector_keywords(vec):
+                    item.keywords[k] = True
+                yield item
+        n = self.config.getoption("rulings_search")
+        if n and n > 0:
+            for family in FAMILIES:
+                yield SearchItem.from_parent(self, name=f"search:{family}", family=family, cases=n,
+                                             seed=self.config.getoption("rulings_seed"))
 
 
 _key = pytest.StashKey[_Conformance]()

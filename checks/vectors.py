@@ -482,12 +482,52 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
         o = c["outcome"]
         return (c["move"].id, o["legal"], tuple(c["clauses"]), o.get("compare", ""))
 
-    picked = _pick(cands, signature, lambda c: (_state_size(c["state"]), c["key"]), per=size, spare=30 * size,
-                   rng_seed=2)
+    size_of = lambda c: (_state_size(c["state"]), c["key"])  # noqa: E731
+    picked = _pick(cands, signature, size_of, per=size, spare=30 * size, rng_seed=2)
+    # every number of players the spec allows: each kind of answer at each table size
+    ids = {id(c) for c in picked}
+    picked += [c for c in _pick(cands, lambda c: (c["state"].players,) + signature(c)[:2] + signature(c)[3:],
+                                size_of, per=size, spare=0, rng_seed=3) if id(c) not in ids]
     picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
+    picked += boundary_cases(spec, picked, size)
     out = []
     for c in sorted(picked, key=lambda c: (signature(c)[:2], _state_size(c["state"]), c["key"])):
         out.append(move_vector(spec, c))
+    return out
+
+
+def _verdict(before, move, after) -> tuple:
+    o = neutral.expected_outcome(before, move, after)
+    return (o["legal"], o.get("compare", ""), tuple(o.get("clauses", ())))
+
+
+def boundary_cases(spec: Spec, base: list[dict], size: int = 1) -> list[dict]:
+    """Move cases on each side of every boundary the `base` cases' moves meet when one
+    number of their situation moves (cases.boundaries): per move, axis and pair of verdicts,
+    the `size` smallest."""
+    seen = {c["key"] for c in base}
+    groups: dict[tuple, list] = {}
+    for c in base:
+        if "boundary" in c:
+            continue
+        for b in cases.boundaries(spec, c["state"], c["move"], _verdict):
+            (v1, s1, d1), (v2, s2, d2) = b["sides"]
+            sig = (c["move"].id, b["axis"], d1, d2)
+            groups.setdefault(sig, []).append((_state_size(s1), c["key"], b))
+    out = []
+    for sig in sorted(groups, key=repr):
+        for _size, _key, b in sorted(groups[sig], key=lambda g: g[:2])[:size]:
+            (v1, s1, _), (v2, s2, _) = b["sides"]
+            for (value, st), other in (((v1, s1), v2), ((v2, s2), v1)):
+                mv = b["move"]
+                key = neutral.digest([neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv)])
+                if key in seen:
+                    continue
+                seen.add(key)
+                case = move_case(spec, st, mv)
+                case["key"] = key
+                case["boundary"] = {"axis": b["axis"], "value": value, "other_side": other}
+                out.append(case)
     return out
 
 
@@ -513,6 +553,8 @@ def move_vector(spec: Spec, c: dict) -> dict:
     basis = rests_on(state, move)
     if basis:
         vec["rests_on"] = basis
+    if "boundary" in c:
+        vec["boundary"] = c["boundary"]
     if "witness_of" in c:
         vec["witness_of"] = c["witness_of"]
         cid, pair = c["witness_of"].split(":")[1:]
@@ -638,7 +680,7 @@ def search_witness(spec: Spec, cid: str, other: str, tries: int = 800, want: int
     ch = RandomChooser(f"witness:{cid}:{other}")
     found = []
     for i in range(tries):
-        state = cases.situation(spec, ch)
+        state = cases.situation(spec, ch, spread=2)     # small tables: the smallest witness is wanted
         move = cases.candidate_move(spec, state, ch)
         if reading_otherwise(spec, state, move, cid, other):
             found.append((_state_size(state), i, state, move))
@@ -773,6 +815,22 @@ def coverage(spec: Spec, docs: dict) -> tuple[dict, dict]:
     return covered, uncovered
 
 
+def reach(docs: dict) -> dict:
+    """What the move and score vectors reach beyond clauses: the numbers of players, and
+    the boundaries crossed (axis -> move -> vectors on either side)."""
+    players: Counter = Counter()
+    crossed: dict[str, Counter] = {}
+    for v in (docs.get(FILES["move"]) or {}).get("cases", []):
+        players[v["scenario"].get("players")] += 1
+        b = v.get("boundary")
+        if b:
+            crossed.setdefault(b["axis"], Counter())[next(iter(v["scenario"]["move"]))] += 1
+    for v in (docs.get(FILES["score"]) or {}).get("cases", []):
+        players[v["state"].get("players")] += 1
+    return {"players": {str(k): players[k] for k in sorted(players, key=lambda x: (x is None, x))},
+            "boundaries": {a: dict(sorted(c.items())) for a, c in sorted(crossed.items())}}
+
+
 def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
     covered, uncovered = coverage(spec, docs)
     files = {name: {"cases": len(doc["cases"]), "sha256": hashlib.sha256(dump(doc).encode()).hexdigest()}
@@ -787,7 +845,7 @@ def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
                     for cid, c in spec.clauses.items()},
         "files": files,
         "counts": {doc["kind"]: len(doc["cases"]) for doc in docs.values()},
-        "coverage": {"exercised": covered, "not_exercised": uncovered},
+        "coverage": {"exercised": covered, "not_exercised": uncovered, **reach(docs)},
         "reading_witnesses": notes,
         "compare": {
             neutral.COMPARE_EXACT: "the state after the move, every field",

@@ -99,8 +99,13 @@ DEFAULT_DEADLINE = 600.0
               help="Accept questions the implementation declines as unsupported (counted, but the run can "
                    "still conform); without it they make the run exit 5.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--self-test", "self_test", is_flag=True,
+              help="Instead of testing an implementation, test the test: run every mutant of the spec (each "
+                   "reading not in force, each clause dropped) as an implementation and print how many this "
+                   "run's settings (--random, --seed, --vectors) kill, and which survive.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings, as_json):
+def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings,
+            self_test, as_json):
     """Test another implementation of a game against the spec.
 
     Runs the conformance vectors, then a differential search (Hypothesis): random hands,
@@ -129,12 +134,20 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
       rulings conform tick --cmd "node examples/tick-faithful.js"
       rulings conform tick --adapter examples/tick_planted.py:factory --random 500 --seed 3
       rulings conform tick --cmd "node mytick.js" --vectors vectors/tick --json
+      rulings conform --self-test tick
+
+    \b
+    With --self-test: exit 0 when every playable mutant is killed, 1 when some survive.
     """
     from .common import _fail, _load
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
 
     ends = time.monotonic() + deadline
+    if self_test:
+        if adapter or cmd:
+            _fail("--self-test runs the spec's own mutants; leave out --adapter and --cmd")
+        return _self_test(game, folder, random_cases, seed, readings, as_json)
     if bool(adapter) == bool(cmd):
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
@@ -183,3 +196,34 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     else:
         click.echo(conform_report.text(report))
     sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 5 misbehaved (run.EXIT_CODES)
+
+
+def _self_test(game, folder, random_cases, seed, readings, as_json) -> None:
+    from .common import _fail, _load
+
+    from ..checks import selftest, vectors as vec
+
+    spec = _load(game, readings)
+    _playable(spec)
+    docs = None
+    if folder:
+        try:
+            docs = vec.read(folder)
+        except vec.VectorError as e:
+            _fail(str(e))
+        if docs["manifest.json"]["spec"]["game"] != spec.game or docs["manifest.json"]["readings"] != dict(spec.chosen):
+            _fail(f"the vectors in {folder} were made for another game or under other readings")
+    if as_json or not sys.stderr.isatty():
+        result = selftest.self_test(spec, random_cases, seed, docs)
+    else:
+        from rich.console import Console
+
+        with Console(stderr=True).status("self-test") as status:
+            result = selftest.self_test(spec, random_cases, seed, docs,
+                                        progress=lambda m: status.update(f"self-test: {m}"))
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(selftest.text(result))
+    killed, playable = result.score
+    sys.exit(0 if killed == playable else 1)

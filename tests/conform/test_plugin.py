@@ -51,3 +51,25 @@ def test_bad_options_are_usage_errors(tmp_path):
     assert done.returncode == 4 and "cannot import" in done.stderr
     done = pytest_run(tmp_path, "--rulings-game", "tick")
     assert done.returncode == 4 and "exactly one of" in done.stderr
+
+
+def test_test_ids_name_the_clauses(tmp_path, docs, vectors_dir, faithful_cmd):
+    """`-k go-out` selects exactly the vectors that exercise a going-out clause."""
+    from rulings.checks.pytest_plugin import vector_keywords, vector_name
+
+    going_out = [v for name in docs if name != "manifest.json" for v in docs[name]["cases"]
+                 if any("go-out" in k for k in vector_keywords(v)) or "go-out" in vector_name(v)]
+    assert going_out
+    done = pytest_run(tmp_path, "--rulings-game", "tick", "--rulings-cmd", faithful_cmd,
+                      "--rulings-vectors", str(vectors_dir), "-k", "go-out", "--collect-only")
+    listed = [line for line in done.stdout.splitlines() if line.startswith("rulings::")]
+    assert len(listed) == len(going_out), done.stdout[-2000:]
+    assert all("go-out" in line for line in listed)
+
+
+def test_the_search_runs_behind_an_option(tmp_path, vectors_dir):
+    done = pytest_run(tmp_path, "--rulings-game", "tick", "--rulings-adapter",
+                      f"{EXAMPLES / 'tick_planted.py'}:factory", "--rulings-vectors", str(vectors_dir),
+                      "--rulings-search", "30", "-k", "search")
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr
+    assert "search:meld" in done.stdout and "spec illegal" in done.stdout

@@ -1,0 +1,227 @@
+"""What: mutant implementations made from the spec itself, for `rulings conform --self-test`.
+
+A mutant is the spec with one change: a declared reading that is not the one in force
+(`reading go-out=discard-optional`), one clause dropped (`drop go-out-timing`), or one
+whole number of the rules in force one more or one less (`step further-sets:extra_melds.0.size=4`). The
+spec's own kernel, built on the mutant spec, answers the adapter protocol's questions
+(`SpecImplementation`), so a mutant is asked exactly as any implementation is: through
+an adapter, judged against the unchanged spec. A conformance run that passes a mutant
+which plays differently has a blind spot.
+
+Where mutants come from is a list of sources (`SOURCES`), each a function of the spec
+giving `Mutant`s; another kind of alternative (the discovery check's what-if
+alternatives) is one more source, registered with `add_source`, and needs nothing else.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from rulings import kernel, reference
+from rulings.spec import Spec
+
+from . import neutral
+
+
+@dataclass
+class Mutant:
+    id: str                           # "reading CLAUSE=READING", "drop CLAUSE"
+    kind: str                         # reading, drop (a source's own word for others)
+    clause: str                       # the clause it changes
+    build: Callable[[], Spec]         # the mutant spec (raises when it does not load)
+    keys: tuple[str, ...] = ()        # the formal keys the change touches
+    note: str = ""
+    unaskable: str = ""               # why no question of the protocol can see the change, when known
+
+
+# ---------------------------------------------------------------------------------------
+# sources of mutants
+
+
+def reading_mutants(spec: Spec) -> list[Mutant]:
+    """Every declared reading not in force, one at a time, the others as in `spec`."""
+    out = []
+    for cid, c in spec.clauses.items():
+        for name, r in c.readings.items():
+            if name == spec.chosen.get(cid):
+                continue
+            now = spec.formal(cid)
+            changed = tuple(sorted(k for k in set(now) | set(r.formal)
+                                   if {**now, **r.formal}.get(k) != now.get(k)))
+            out.append(Mutant(f"reading {cid}={name}", "reading", cid,
+                              (lambda cid=cid, name=name: spec.with_readings({**spec.chosen, cid: name})),
+                              changed, "" if changed else "the reading's formal content is the one in force"))
+    return out
+
+
+_read: dict = {}
+
+
+def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = None) -> Spec:
+    """`spec` built again from its file's data changed by `edit` (readings in force kept).
+    Raises the spec's errors when the changed data does not load."""
+    from rulings import spec as spec_mod
+    from rulings.specfile import read
+
+    path = spec_mod.spec_path(spec.origin or spec.file)
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if _read.get("key") != key:        # the file is read once for all the mutants of a spec
+        _read.clear()
+        _read.update(key=key, data=read(path, str(path), check_schema=False))
+    data, pos = _read["data"]
+    data = copy.deepcopy(data)
+    edit(data)
+    return spec_mod._Builder(data, pos, spec_mod.rulebooks_dir(None), spec.origin).build(
+        dict(spec.chosen) if choices is None else choices)
+
+
+def drop_clause(spec: Spec, cid: str) -> Spec:
+    """`spec` without clause `cid` (its readings in force otherwise kept)."""
+    return _rebuild(spec, lambda data: data["clauses"].pop(cid),
+                    {c: r for c, r in spec.chosen.items() if c != cid})
+
+
+def drop_mutants(spec: Spec) -> list[Mutant]:
+    """Every clause dropped, one at a time."""
+    return [Mutant(f"drop {cid}", "drop", cid, (lambda cid=cid: drop_clause(spec, cid)),
+                   tuple(sorted(spec.formal(cid))),
+                   "" if spec.formal(cid) else "the clause has no formal content")
+            for cid in spec.clauses]
+
+
+# formal keys whose numbers are not stepped: the deck and the table (no question asks an
+# implementation to build them), the cards' own values (one mutant per card kind would
+# swamp the rest), claims (no rule of play)
+UNSTEPPED = {"cards", "pack", "decks", "players", "deal", "dealer", "game_end", "tie", "claim"}
+
+
+def _numbers(value, path: tuple = ()):
+    """Every whole number in a clause's formal content, with its path."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _numbers(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _numbers(v, path + (i,))
+
+
+def _set(data: dict, path: tuple, value) -> None:
+    for k in path[:-1]:
+        data = data[k]
+    data[path[-1]] = value
+
+
+COUNTER_START = ("a counter's value at the start is set when the cards are dealt, which no question asks "
+                 "(every situation gives each counter's value)")
+
+
+def step_mutants(spec: Spec) -> list[Mutant]:
+    """Every whole number of the rules in force one more and one less (not below 0): a
+    size, a cost, a count off by one, the boundaries an implementation most often moves."""
+    out = []
+    for cid, c in spec.clauses.items():
+        reading = spec.chosen.get(cid)
+        for key, value in spec.formal(cid).items():
+            if key in UNSTEPPED:
+                continue
+            base = ("clauses", cid, "readings", reading, key) if c.readings and key in c.readings[reading].formal \
+                else ("clauses", cid, key)
+            for path, n in _numbers(value):
+                where = ".".join(str(p) for p in (key,) + path)
+                for new in (n + 1, n - 1):
+                    if new < 0:
+                        continue
+                    full = base + path
+                    out.append(Mutant(f"step {cid}:{where}={new}", "step", cid,
+                                      (lambda full=full, new=new: _rebuild(spec, lambda d: _set(d, full, new))),
+                                      (key,), f"{where} {n} -> {new}",
+                                      COUNTER_START if key == "counters" and path[-1:] == ("start",) else ""))
+    return out
+
+
+SOURCES: list[Callable[[Spec], Iterable[Mutant]]] = [reading_mutants, drop_mutants, step_mutants]
+
+
+def add_source(source: Callable[[Spec], Iterable[Mutant]]) -> None:
+    """Register another source of mutants (say, the what-if alternatives of the discovery
+    check): a function of the spec giving `Mutant`s, each with a `build` that returns the
+    changed spec."""
+    if source not in SOURCES:
+        SOURCES.append(source)
+
+
+def mutants(spec: Spec) -> list[Mutant]:
+    return [m for source in SOURCES for m in source(spec)]
+
+
+# ---------------------------------------------------------------------------------------
+# the spec's kernel as an implementation
+
+
+@dataclass
+class SpecImplementation:
+    """The adapter protocol's four questions answered by the kernel and the reference
+    deciders of `spec`: what a faithful implementation of `spec` answers. Where the kernel
+    cannot decide (`Undecided`), the question is recorded and the exception raised (the
+    adapter reports it as the implementation's error)."""
+
+    spec: Spec
+    undecided: list[str] = field(default_factory=list)
+
+    def _decided(self, fn):
+        try:
+            return fn()
+        except kernel.Undecided as e:
+            self.undecided.append(str(e))
+            raise
+
+    def _contract(self, name: str):
+        return self.spec.contracts[name]
+
+    def meld(self, cards, contract):
+        hand = self.spec.cards.hand_of(cards)
+        return self._decided(lambda: bool(reference.decide(self.spec, self._contract(contract), hand).legal))
+
+    def best_lay(self, cards, contract):
+        hand = self.spec.cards.hand_of(cards)
+        v = self._decided(lambda: reference.best_lay(self.spec, self._contract(contract), hand))
+        return v.points if v.legal else None
+
+    def move(self, state, move):
+        def answer():
+            before = neutral.state_from_neutral(self.spec, state)
+            m = neutral.move_from_neutral(self.spec, move)
+            exp = neutral.expected_outcome(before, m, kernel.apply(before, m))
+            if not exp["legal"]:
+                return {"legal": False}
+            out = {"legal": True, "state": exp["state"]}
+            if exp.get("scores") is not None:
+                out["scores"] = exp["scores"]
+            return out
+        return self._decided(answer)
+
+    def _ended(self, state):
+        """A situation at a level's end as a kernel state: its phase is none of the turn's
+        (`level_over`), so it is read as in whichever phase it can be."""
+        r = kernel.rules(self.spec)
+        problem = None
+        for phase in r.phases:
+            try:
+                return neutral.state_from_neutral(self.spec, {**state, "phase": phase})
+            except neutral.NeutralError as e:
+                problem = problem or e
+        raise problem or neutral.NeutralError("the game has no phases")
+
+    def score(self, state):
+        def answer():
+            st = self._ended(state)
+            hand = st.hand(st.current)
+            went_out = st.current if not sum(hand) else None
+            return list(kernel.level_scores(st, went_out).scores)
+        return self._decided(answer)

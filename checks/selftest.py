@@ -1,0 +1,190 @@
+"""What: `rulings conform --self-test`, a mutation score from the spec's own alternatives.
+
+Each mutant (mutants.py) is run as an implementation through the normal adapter path
+(`PythonAdapter` over `SpecImplementation`) against the unchanged spec, with the default
+conformance run: the vectors, then the differential search. A mutant is
+
+    killed          the run does not conform: some answer differs (or the mutant's
+                    kernel failed on a question it should answer)
+    survived        the run conforms: a pass of the default run does not tell this
+                    mutant from the spec
+    cannot be asked it survived, and the change is to something no question of the
+                    protocol asks about (the deal, who wins): said why
+    not playable    the mutant's kernel leaves a question of play open (`Undecided`),
+                    up front or while answering, and nothing it answered differed
+    does not load   the spec without the change's clause is not a spec (another clause
+                    needs it)
+    same play       the change touches no formal content, or only content that is no rule
+                    of play (a claim the rulebook makes about its rules: `NOT_PLAY`)
+
+The run stops asking a mutant at its first divergence (the rest of the run cannot make it
+conform): the vectors stop at the first wrong answer, and the search neither shrinks what
+it finds nor goes on to another round. The score is killed / (killed + survived).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from rulings import kernel
+from rulings.spec import Spec
+
+from . import conform as run, mutants as mut, vectors
+from .adapters import PythonAdapter
+
+KILLED, SURVIVED, NOT_PLAYABLE, NOT_LOADING, SAME = "killed", "survived", "not playable", "does not load", "same play"
+UNASKABLE = "cannot be asked"
+STATUSES = (KILLED, SURVIVED, UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME)
+
+# formal keys that state no rule of play: a mutant changing only these plays as the spec does
+NOT_PLAY = {"claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a rule of play"}
+
+
+@dataclass
+class Result:
+    mutant: mut.Mutant
+    status: str
+    by: str = ""              # what killed it: the vector or the search's divergence
+    why: str = ""             # for the others: in words
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        out = {"mutant": self.mutant.id, "kind": self.mutant.kind, "clause": self.mutant.clause,
+               "status": self.status, "seconds": round(self.seconds, 2)}
+        for k in ("by", "why"):
+            if getattr(self, k):
+                out[k] = getattr(self, k)
+        return out
+
+
+@dataclass
+class SelfTest:
+    game: str
+    random_cases: int
+    seed: int
+    results: list[Result] = field(default_factory=list)
+    seconds: float = 0.0
+    generate_seconds: float = 0.0
+
+    def of(self, status: str) -> list[Result]:
+        return [r for r in self.results if r.status == status]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        killed, survived = len(self.of(KILLED)), len(self.of(SURVIVED))
+        return killed, killed + survived
+
+    def to_json(self) -> dict:
+        k, n = self.score
+        return {"game": self.game, "random": self.random_cases, "seed": self.seed, "killed": k, "playable": n,
+                "score": round(k / n, 4) if n else None, "seconds": round(self.seconds, 1),
+                "generate_seconds": round(self.generate_seconds, 1),
+                "counts": {s: len(self.of(s)) for s in STATUSES},
+                "mutants": [r.to_json() for r in self.results]}
+
+
+def _unaskable(spec: Spec, m: mut.Mutant) -> str:
+    """Why no question of the adapter protocol can see this change, when every formal key it
+    touches is one no question asks about (vectors.UNASKED)."""
+    if m.unaskable:
+        return m.unaskable
+    keys = [k for k in m.keys]
+    if keys and all(k in vectors.UNASKED for k in keys):
+        return "; ".join(dict.fromkeys(vectors.UNASKED[k] for k in keys))
+    return ""
+
+
+def _first_problem(report: run.Report) -> str:
+    for o in report.problems:
+        return f"vector {o.id} ({o.family}): " + "; ".join(o.differences or [o.error])
+    for d in report.divergences:
+        return f"search: {d.signature}"
+    return ""
+
+
+def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -> Result:
+    """One mutant through the default conformance run, stopped at its first divergence."""
+    t0 = time.perf_counter()
+    if not m.keys:
+        return Result(m, SAME, why=m.note or "the change touches no formal content")
+    if all(k in NOT_PLAY for k in m.keys):
+        return Result(m, SAME, why="; ".join(dict.fromkeys(NOT_PLAY[k] for k in m.keys)))
+    try:
+        mspec = m.build()
+    except Exception as e:    # noqa: BLE001  (SpecErrors, a reading that does not exist)
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return Result(m, NOT_LOADING, why=first[:300], seconds=time.perf_counter() - t0)
+    try:
+        open_ = kernel.rules(mspec).unanswered()
+    except Exception as e:    # noqa: BLE001
+        open_ = [f"{type(e).__name__}: {e}"]
+    if open_:
+        from rulings.kernel.vocabulary import question
+
+        return Result(m, NOT_PLAYABLE, why="the kernel leaves open: " + "; ".join(question(q) for q in open_)[:300],
+                      seconds=time.perf_counter() - t0)
+    impl = mut.SpecImplementation(mspec)
+    adapter = PythonAdapter(impl, name=f"the spec with {m.id}")
+    report = run.Report(spec.game, adapter.name, dict(spec.chosen))
+    run.run_vectors(spec, adapter, docs, report, first_wrong=True)
+    by = _first_problem(report)
+    if not by and random_cases > 0:
+        for family in run.FAMILIES:
+            run.search(spec, adapter, random_cases, seed, report, (family,), rounds=1, shrink=False)
+            by = _first_problem(report)
+            if by:
+                break
+    wrong = bool(report.wrong)
+    secs = time.perf_counter() - t0
+    if impl.undecided and not wrong:
+        return Result(m, NOT_PLAYABLE, why="the kernel could not decide: " + impl.undecided[0][:300], seconds=secs)
+    if by:
+        return Result(m, KILLED, by=by[:300], seconds=secs)
+    why = _unaskable(spec, m)
+    return Result(m, UNASKABLE if why else SURVIVED, seconds=secs, why=why)
+
+
+def self_test(spec: Spec, random_cases: int = 200, seed: int = 0, docs: dict | None = None,
+              progress: Callable[[str], None] | None = None, only: Callable[[mut.Mutant], bool] | None = None
+              ) -> SelfTest:
+    """Every mutant of `spec` through the default conformance run."""
+    t0 = time.perf_counter()
+    out = SelfTest(spec.game, random_cases, seed)
+    if docs is None:
+        if progress:
+            progress("generating the vectors")
+        docs = vectors.generate(spec)
+        out.generate_seconds = time.perf_counter() - t0
+    todo = [m for m in mut.mutants(spec) if only is None or only(m)]
+    for i, m in enumerate(todo):
+        if progress:
+            progress(f"mutant {i + 1} of {len(todo)}: {m.id}")
+        out.results.append(judge(spec, m, docs, random_cases, seed))
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def text(st: SelfTest) -> str:
+    k, n = st.score
+    lines = [f"rulings conform --self-test {st.game}: {len(st.results)} mutants of the spec, each run as an "
+             f"implementation (default run: the vectors, then {st.random_cases} random cases per question, "
+             f"seed {st.seed})",
+             f"  score: {k} of {n} playable mutants killed" + (f" ({100 * k / n:.0f}%)" if n else ""),
+             "  " + ", ".join(f"{s} {len(st.of(s))}" for s in STATUSES),
+             f"  time: {st.seconds:.1f} s (vectors generated in {st.generate_seconds:.1f} s)"]
+    surv = st.of(SURVIVED)
+    if surv:
+        lines.append("survivors (a default run that passes cannot tell these from the spec):")
+        for r in surv:
+            lines.append(f"  {r.mutant.id}" + (f" ({r.mutant.note})" if r.mutant.note else ""))
+    for status in (UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME):
+        group = st.of(status)
+        if group:
+            lines.append(f"{status}:")
+            lines += [f"  {r.mutant.id}: {r.why}" for r in group]
+    killed = st.of(KILLED)
+    if killed:
+        lines.append("killed:")
+        lines += [f"  {r.mutant.id} ({r.seconds:.1f} s): {r.by}" for r in killed]
+    return "\n".join(lines)
