@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KINDS = ("reading", "gap", "conflict", "claim", "translation")
+KINDS = ("reading", "gap", "conflict", "claim", "translation", "what-if")
+DEFAULT_KINDS = ("reading", "gap", "conflict", "claim", "translation")   # what-if only when asked: see run.py
 
 
 @dataclass

@@ -10,7 +10,8 @@ TITLES = {"reading": "Readings: where two readings of a clause give different ve
           "gap": "Gaps: situations no clause decides",
           "conflict": "Conflicts: where two clauses demand opposite verdicts",
           "claim": "Claims: what the rulebook states as fact, checked",
-          "translation": "Translations: where the English and French texts state different facts"}
+          "translation": "Translations: where the English and French texts state different facts",
+          "what-if": "What-if: other ways to write a clause that play would notice, no declared reading examines"}
 
 
 def _witness_lines(w: dict) -> list[str]:
