@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 KINDS = ("reading", "gap", "conflict", "claim", "translation", "what-if")
-DEFAULT_KINDS = ("reading", "gap", "conflict", "claim", "translation")   # what-if only when asked: see run.py
+DEFAULT_KINDS = KINDS           # what `rulings check GAME` runs: every kind (run.py says what what-if costs)
 
 
 @dataclass

@@ -7,8 +7,12 @@ that hand. A hand legal under one and not the other is the witness; a hand legal
 both is blocked and the solver asked again (a counterexample-guided loop), until the
 solver has no further hand of n cards: then every hand of n cards legal under either
 spec has been judged under both, so no hand of n cards tells them apart. Both directions
-are searched, so the first witness has the fewest cards. A time budget stops the search
-and says at which size; nothing past the last size searched in full is claimed.
+are searched, so a witness found after every smaller size was searched in full has the
+fewest cards. A first pass gives every size a few hands (so a level of 7 or 12 cards is
+reached when a smaller size holds more legal hands than the budget can judge); then
+sizes are completed smallest first. A time budget stops the search and says at which
+size; nothing past the last size searched in full is claimed, and a witness found before
+the smaller sizes were completed says so.
 """
 from __future__ import annotations
 
@@ -26,13 +30,18 @@ class MeldSearch:
     found: tuple | None       # (hand, contract, legal under a, legal under b)
     size_reached: int         # every hand of this many cards and fewer was searched in full
     hands: int                # hands proposed by a solver and judged under the other spec
-    complete: bool            # False when the budget stopped the search inside a size
+    complete: bool            # with a witness: no smaller hand is left unsearched (it has the fewest
+                              # cards); without: every size up to max_cards was searched in full
     seconds: float
     unknown: int = 0          # solver answers `unknown` (the size is then not complete)
     max_cards: int = 0
 
     def how(self, game: str) -> str:
-        stop = "" if self.complete else f"; the time budget stopped it inside {self.size_reached + 1}-card hands"
+        if self.found is not None:
+            stop = ("" if self.complete else f"; smaller hands were searched in full only up to {self.size_reached} "
+                    "cards, so a smaller witness may exist")
+        else:
+            stop = "" if self.complete else f"; the time budget stopped it inside {self.size_reached + 1}-card hands"
         unk = f"; Z3 answered unknown {self.unknown} time(s)" if self.unknown else ""
         return (f"Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
                 f"differ, every {game} hand one spec lays down whole was proposed by its solver and judged by the "
@@ -62,10 +71,11 @@ def _deck(spec_a: Spec, spec_b: Spec) -> tuple[int, ...]:
     return tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
 
 
-def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: float, counter: list):
-    """Hands of n cards legal under spec_p's contract `name`, each judged under spec_q's.
-    Returns ("found", hand, q_legal), ("done",) when no hand is left, ("budget",) or
-    ("unknown",)."""
+def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: float, counter: list,
+             blocked: list, cap: int | None):
+    """Hands of n cards legal under spec_p's contract `name`, each judged under spec_q's
+    (hands in `blocked` were judged before). Returns ("found", hand), ("done",) when no
+    hand is left, ("cap",) after `cap` hands, ("budget",) or ("unknown",)."""
     sp = z3melds.solver_for(spec_p, spec_p.contracts[name], (n,))
     H = sp.H
     kinds = [t.index for t in spec_p.cards.types if not t.special]
@@ -74,9 +84,14 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
         sp.s.add(z3.Sum([H[i] for i in kinds]) == n)
         for t in spec_p.cards.types:
             sp.s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
+        for hand in blocked:
+            sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
+        asked = 0
         while True:
             if time.perf_counter() > deadline:
                 return ("budget",)
+            if cap is not None and asked >= cap:
+                return ("cap",)
             r = sp._check([sp.all_laid])
             if r == z3.unknown:
                 return ("unknown",)
@@ -85,19 +100,30 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
             m = sp.s.model()
             hand = tuple(m.eval(H[t.index], True).as_long() if t.index in kinds else 0 for t in spec_p.cards.types)
             counter[0] += 1
+            asked += 1
             vq = z3melds.decide(spec_q, spec_q.contracts[name], hand, explain=False, witness=False)
             if vq.legal is None:
                 return ("unknown",)
             if not vq.legal:
-                return ("found", hand, False)
+                return ("found", hand)
+            blocked.append(hand)
             sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
     finally:
         sp.s.pop()
 
 
+FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
+
+
 def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, seconds: float = 20.0) -> MeldSearch:
     """The fewest-cards hand (then the first contract) whose whole lay-down one spec
-    allows and the other does not."""
+    allows and the other does not.
+
+    A first pass gives each (size, contract, direction) a few hands, so that a level of
+    many cards is reached even where smaller sizes hold more legal hands than the budget
+    can judge; every size is then searched in full, smallest first, until a witness has
+    no smaller size left unsearched (or the budget ends: `complete` then says whether the
+    witness is known to be the smallest)."""
     t0 = time.perf_counter()
     deadline = t0 + seconds
     names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
@@ -106,31 +132,55 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     deck = _deck(spec_a, spec_b)
     max_cards = min(max_cards, sum(deck))
     counter = [0]
+    tasks = [(n, k, side) for n in range(1, max_cards + 1) for k in names
+             if min(_least(spec_a, k), _least(spec_b, k)) <= n for side in (True, False)]
+    blocked: dict = {t: [] for t in tasks}
+    state: dict = {t: "open" for t in tasks}       # open, done, unknown
+    best = None                                      # (n, task order, hand, contract, side)
     unknown = 0
+    budget_hit = False
+
+    def run(task, cap):
+        nonlocal best, unknown
+        n, k, side = task
+        p, q = (spec_a, spec_b) if side else (spec_b, spec_a)
+        try:
+            out = _one_way(p, q, k, n, deck, deadline, counter, blocked[task], cap)
+        except (z3melds.Unsupported, ValueError):
+            out = ("unknown",)
+        if out[0] == "found":
+            if best is None or (n, tasks.index(task)) < best[:2]:
+                best = (n, tasks.index(task), out[1], k, side)
+            state[task] = "found"
+        elif out[0] == "done":
+            state[task] = "done"
+        elif out[0] == "unknown":
+            state[task] = "unknown"
+            unknown += 1
+        return out[0]
+
+    for cap in (FIRST_PASS, None):
+        for task in tasks:
+            if state[task] != "open" or (best is not None and (task[0], tasks.index(task)) > best[:2]):
+                continue
+            if run(task, cap) == "budget":
+                budget_hit = True
+                break
+        if budget_hit:
+            break
+    # the sizes searched in full: every task of every smaller size done
     reached = 0
     for n in range(1, max_cards + 1):
-        whole = True
-        for k in names:
-            if min(_least(spec_a, k), _least(spec_b, k)) > n:
-                continue
-            for p, q, a_side in ((spec_a, spec_b, True), (spec_b, spec_a, False)):
-                try:
-                    out = _one_way(p, q, k, n, deck, deadline, counter)
-                except (z3melds.Unsupported, ValueError):
-                    out = ("unknown",)
-                if out[0] == "found":
-                    hand = out[1]
-                    found = (hand, k, True, False) if a_side else (hand, k, False, True)
-                    return MeldSearch(found, n, counter[0], True, time.perf_counter() - t0, unknown, max_cards)
-                if out[0] == "budget":
-                    return MeldSearch(None, reached, counter[0], False, time.perf_counter() - t0, unknown, max_cards)
-                if out[0] == "unknown":
-                    unknown += 1
-                    whole = False
-        if not whole:
-            return MeldSearch(None, reached, counter[0], False, time.perf_counter() - t0, unknown, max_cards)
-        reached = n
-    return MeldSearch(None, reached, counter[0], True, time.perf_counter() - t0, unknown, max_cards)
+        if all(state[t] == "done" for t in tasks if t[0] == n):
+            reached = n
+        else:
+            break
+    seconds_used = time.perf_counter() - t0
+    if best is not None:
+        n, _, hand, k, side = best
+        found = (hand, k, True, False) if side else (hand, k, False, True)
+        return MeldSearch(found, reached, counter[0], reached >= n - 1, seconds_used, unknown, max_cards)
+    return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards)
 
 
 __all__ = ["MeldSearch", "meld_difference_z3"]

@@ -14,8 +14,8 @@ from .common import READING_HELP
 @click.command()
 @click.argument("game")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
-              help="Only these kinds of finding (repeatable); default: every kind but what-if, "
-                   "which is run only when asked (a few minutes of search).")
+              help="Only these kinds of finding (repeatable); default: all (what-if searches for up "
+                   "to 150 s).")
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
