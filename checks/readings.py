@@ -10,18 +10,17 @@ A difference is a finding, resolved when the clause names an adopted reading (th
 has chosen): these say where a rule writer should make the text say what the spec
 adopts. Readings nothing told apart within the bounds are unresolved and say which
 bounds; readings with the same formal content are unresolved (not formalised).
-`meld_difference` (exhaustive enumeration with the reference decider) is kept as an
-independent oracle for small hands.
+`meld_difference` (every hand enumerated with the reference decider, the first stage of
+the meld search) is re-exported for the tests, which use it as an oracle of minimality.
 """
 from __future__ import annotations
 
 import time
 
-from rulings import reference
 from rulings.spec import Spec
 
 from .findings import Finding
-from .hands import smallest
+from .search_melds import meld_difference
 from .tell_apart import tell_apart
 
 MELD_KEYS = {"constraint", "meld_kind", "levels", "initial_meld", "level_sets", "extra_melds", "params"}
@@ -31,37 +30,6 @@ def differing_keys(spec: Spec, cid: str, a: str, b: str) -> set[str]:
     c = spec.clauses[cid]
     fa, fb = dict(c.formal, **c.readings[a].formal), dict(c.formal, **c.readings[b].formal)
     return {k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)}
-
-
-def _contract_order(spec: Spec) -> list[str]:
-    return sorted(spec.contracts, key=lambda k: (len(k.split()) != 2, int(k.split()[1]) if k.startswith("level ") else 0, k))
-
-
-def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
-    """The smallest hand (then the first contract) on which the two specs' meld verdicts
-    differ, searched exhaustively up to `bound` cards."""
-    deck = tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
-    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
-    names = [k for k in _contract_order(spec_a) if k in spec_b.contracts]
-    fewest = {k: min(sum(s.size for s in spec_a.contracts[k].required),
-                     sum(s.size for s in spec_b.contracts[k].required)) for k in names}
-
-    def ask(hand):
-        n = sum(hand)
-        for k in names:
-            if fewest[k] > n:
-                continue
-            a = reference._Search(spec_a, spec_a.contracts[k], hand).run() is not None
-            b = reference._Search(spec_b, spec_b.contracts[k], hand).run() is not None
-            if a != b:
-                return k, a, b
-        return None
-
-    return smallest(deck, types, bound, ask, budget)
-
-
-def _label(spec: Spec, cid: str, name: str) -> str:
-    return name
 
 
 def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.0,
@@ -79,11 +47,13 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
     common = dict(id=f"reading:{cid}:{current}/{other}", kind="reading", clauses=[cid], sources=list(clause.source),
                   question=f"do readings {current!r}{' (adopted)' if current == adopted else ''} and {other!r} of "
                            f"{cid} ever give different verdicts?")
+    choice = (f"the spec adopts {adopted!r}: {clause.because}{in_force}" if adopted
+              else "the spec adopts no reading of this clause")
     if not keys:
         return Finding(**common, verdict="not formalised: both readings carry the same formal content, so no "
-                       "verdict of the model can tell them apart", resolved=False,
-                       resolution="the readings are not formalised; nothing was searched",
-                       method="comparison of the readings' formal content", seconds=time.perf_counter() - t0)
+                       "verdict of the model can tell them apart", resolved=False, resolution=choice,
+                       method="comparison of the readings' formal content", seconds=time.perf_counter() - t0,
+                       extra={"told_apart": False, "open": "the readings are not formalised; nothing was searched"})
     fa = dict(clause.formal, **clause.readings[current].formal)
     fb = dict(clause.formal, **clause.readings[other].formal)
     told = tell_apart(spec, spec_b, current, other, meld_seconds=meld_seconds, play_seconds=play_seconds,
@@ -91,14 +61,13 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
                       targeted=lambda: turns.targeted(spec, spec_b, current, other, fa, fb, keys))
     if told.apart:
         return Finding(**common, verdict=told.verdict, witness=told.witness, method=told.method,
-                       resolved=adopted is not None,
-                       resolution=(f"the spec adopts {adopted!r}: {clause.because}{in_force}" if adopted
-                                   else "the spec adopts no reading of this clause"),
+                       resolved=adopted is not None, resolution=choice,
                        seconds=time.perf_counter() - t0, extra={"told_apart": True})
     return Finding(**common, verdict=told.verdict, witness=None, method=told.method, resolved=False,
-                   resolution="nothing searched told the readings apart; that does not show they never differ "
-                              "(a larger bound, or a situation the search did not reach, may)",
-                   seconds=time.perf_counter() - t0, extra={"told_apart": False, "bounds": told.bounds})
+                   resolution=choice, seconds=time.perf_counter() - t0,
+                   extra={"told_apart": False, "bounds": told.bounds,
+                          "open": "nothing searched told the readings apart; that does not show they never differ "
+                                  "(a larger bound, or a situation the search did not reach, may)"})
 
 
 def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,

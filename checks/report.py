@@ -70,7 +70,13 @@ def text(game: str, runs: list[CheckRun], seconds: float) -> str:
             if f.witness:
                 lines += ["   " + x for x in _witness_lines(f.witness)]
             lines.append(f"   how: {f.method} ({f.seconds:.2f} s)")
-            lines.append(f"   settled: {f.resolution}" if f.resolved else f"   open: {f.resolution}")
+            if f.resolved:
+                lines.append(f"   settled: {f.resolution}")
+            elif f.extra.get("open"):
+                lines.append(f"   open: {f.extra['open']}")
+                lines.append(f"   the spec's choice: {f.resolution}")
+            else:
+                lines.append(f"   open: {f.resolution}")
     lines.append("")
     lines.append(f"{unresolved} unresolved finding(s)" if unresolved else
                  "every finding is resolved by an adopted reading, a named assumption, or holds")

@@ -1,7 +1,7 @@
 """Run the checks of a game: which questions, in which order, each timed.
 
 The what-if map searches a few hundred alternatives of a spec's clauses within its own
-time budget (150 s), so a default run of `rulings check tick` takes about 3.5 minutes on
+time budget (150 s), so a default run of `rulings check` on a shipped game takes about 3.5 minutes on
 two shared cores (40 s for the other kinds); the alternatives the budget left unsearched
 are listed in its note."""
 from __future__ import annotations

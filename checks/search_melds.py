@@ -21,8 +21,12 @@ from dataclasses import dataclass
 
 import z3
 
-from rulings import z3melds
+from rulings import reference, z3melds
 from rulings.spec import Spec
+
+from .hands import count_hands, smallest
+
+ENUMERATE = 40_000      # hands of one size judged by plain enumeration before Z3 takes over
 
 
 @dataclass
@@ -35,6 +39,7 @@ class MeldSearch:
     seconds: float
     unknown: int = 0          # solver answers `unknown` (the size is then not complete)
     max_cards: int = 0
+    enumerated: int = 0       # hands of the smallest sizes judged by plain enumeration first
 
     def how(self, game: str) -> str:
         if self.found is not None:
@@ -43,7 +48,9 @@ class MeldSearch:
         else:
             stop = "" if self.complete else f"; the time budget stopped it inside {self.size_reached + 1}-card hands"
         unk = f"; Z3 answered unknown {self.unknown} time(s)" if self.unknown else ""
-        return (f"Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
+        first = (f"every hand of the smallest sizes enumerated with the reference decider ({self.enumerated} "
+                 "hands), then " if self.enumerated else "")
+        return (f"{first}Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
                 f"differ, every {game} hand one spec lays down whole was proposed by its solver and judged by the "
                 f"other's ({self.hands} hands), both directions; hands of 1 to {self.size_reached} cards searched "
                 f"in full{stop}{unk}")
@@ -112,6 +119,29 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
         sp.s.pop()
 
 
+def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
+    """The smallest hand (then the first contract) on which the two specs' meld verdicts
+    differ, every hand of 1..bound cards enumerated with the reference decider (contracts
+    whose rules are the same in both specs are skipped: they cannot differ)."""
+    deck = _deck(spec_a, spec_b)
+    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
+    names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
+    fewest = {k: min(_least(spec_a, k), _least(spec_b, k)) for k in names}
+
+    def ask(hand):
+        n = sum(hand)
+        for k in names:
+            if fewest[k] > n:
+                continue
+            a = reference._Search(spec_a, spec_a.contracts[k], hand).run() is not None
+            b = reference._Search(spec_b, spec_b.contracts[k], hand).run() is not None
+            if a != b:
+                return k, a, b
+        return None
+
+    return smallest(deck, types, bound, ask, budget)
+
+
 FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
 
 
@@ -132,7 +162,23 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     deck = _deck(spec_a, spec_b)
     max_cards = min(max_cards, sum(deck))
     counter = [0]
-    tasks = [(n, k, side) for n in range(1, max_cards + 1) for k in names
+    # small sizes: every hand, plain enumeration (as long as a size holds few hands)
+    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
+    upto = 0
+    total = 0
+    while upto < max_cards and total + count_hands(len(types), upto + 1) <= ENUMERATE:
+        upto += 1
+        total += count_hands(len(types), upto)
+    enumerated = 0
+    if upto and names:
+        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE)
+        enumerated = ex.hands
+        if ex.found is not None:
+            hand, (k, la, lb) = ex.found
+            return MeldSearch((hand, k, la, lb), ex.size_reached - 1, ex.hands, True, time.perf_counter() - t0,
+                              0, max_cards, enumerated)
+        upto = ex.size_reached
+    tasks = [(n, k, side) for n in range(upto + 1, max_cards + 1) for k in names
              if min(_least(spec_a, k), _least(spec_b, k)) <= n for side in (True, False)]
     blocked: dict = {t: [] for t in tasks}
     state: dict = {t: "open" for t in tasks}       # open, done, unknown
@@ -161,7 +207,7 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
 
     for cap in (FIRST_PASS, None):
         for task in tasks:
-            if state[task] != "open" or (best is not None and (task[0], tasks.index(task)) > best[:2]):
+            if state[task] != "open" or (best is not None and task[0] >= best[0]):
                 continue
             if run(task, cap) == "budget":
                 budget_hit = True
@@ -169,8 +215,8 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         if budget_hit:
             break
     # the sizes searched in full: every task of every smaller size done
-    reached = 0
-    for n in range(1, max_cards + 1):
+    reached = upto
+    for n in range(upto + 1, max_cards + 1):
         if all(state[t] == "done" for t in tasks if t[0] == n):
             reached = n
         else:
@@ -179,8 +225,9 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     if best is not None:
         n, _, hand, k, side = best
         found = (hand, k, True, False) if side else (hand, k, False, True)
-        return MeldSearch(found, reached, counter[0], reached >= n - 1, seconds_used, unknown, max_cards)
-    return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards)
+        return MeldSearch(found, reached, counter[0], reached >= n - 1, seconds_used, unknown, max_cards, enumerated)
+    return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards,
+                      enumerated)
 
 
 __all__ = ["MeldSearch", "meld_difference_z3"]

@@ -219,9 +219,9 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
                     count_all: bool = False) -> PlaySearch:
     """The first difference in the games played under spec a, fewest players then the
     shortest history; with `count_all`, every game is compared (to say how often)."""
+    games = play_games(spec_a, seeds, max_moves)     # played once per spec and bound, not charged to the budget
     t0 = time.perf_counter()
     deadline = t0 + seconds
-    games = play_games(spec_a, seeds, max_moves)
     counter = [0]
     best = None
     done = matters = 0
