@@ -24,7 +24,7 @@ import z3
 from rulings import reference, z3melds
 from rulings.spec import Spec
 
-from .hands import count_hands, smallest
+from .hands import Search, count_hands, smallest
 
 ENUMERATE = 40_000      # hands of one size judged by plain enumeration before Z3 takes over
 
@@ -119,17 +119,28 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
         sp.s.pop()
 
 
-def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
+class _OutOfTime(Exception):
+    pass
+
+
+def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadline: float | None = None):
     """The smallest hand (then the first contract) on which the two specs' meld verdicts
     differ, every hand of 1..bound cards enumerated with the reference decider (contracts
-    whose rules are the same in both specs are skipped: they cannot differ)."""
+    whose rules are the same in both specs are skipped: they cannot differ). Past
+    `deadline` it stops, the sizes below the one it was in searched in full."""
     deck = _deck(spec_a, spec_b)
     types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
     names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
     fewest = {k: min(_least(spec_a, k), _least(spec_b, k)) for k in names}
 
+    seen = [0, 0]          # the size being searched, hands asked
+
     def ask(hand):
         n = sum(hand)
+        seen[0] = n
+        seen[1] += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime
         for k in names:
             if fewest[k] > n:
                 continue
@@ -139,7 +150,11 @@ def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
                 return k, a, b
         return None
 
-    return smallest(deck, types, bound, ask, budget)
+    t0 = time.perf_counter()
+    try:
+        return smallest(deck, types, bound, ask, budget)
+    except _OutOfTime:
+        return Search(None, max(0, seen[0] - 1), seen[1], False, time.perf_counter() - t0)
 
 
 FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
@@ -171,8 +186,10 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         total += count_hands(len(types), upto)
     enumerated = 0
     if upto and names:
-        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE)
+        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE, deadline)
         enumerated = ex.hands
+        if ex.found is None and not ex.complete:
+            return MeldSearch(None, ex.size_reached, 0, False, time.perf_counter() - t0, 0, max_cards, enumerated)
         if ex.found is not None:
             hand, (k, la, lb) = ex.found
             return MeldSearch((hand, k, la, lb), ex.size_reached - 1, ex.hands, True, time.perf_counter() - t0,
