@@ -43,7 +43,7 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
     keys = differing_keys(spec, cid, current, other)
     spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
     adopted = clause.adopted
-    in_force = "" if current == adopted else f" (in force for this check; the spec adopts {adopted!r})"
+    in_force = "" if current == adopted else f" (this check ran with {current!r} in force)"
     common = dict(id=f"reading:{cid}:{current}/{other}", kind="reading", clauses=[cid], sources=list(clause.source),
                   question=f"do readings {current!r}{' (adopted)' if current == adopted else ''} and {other!r} of "
                            f"{cid} ever give different verdicts?")

@@ -42,6 +42,10 @@ class MeldSearch:
     enumerated: int = 0       # hands of the smallest sizes judged by plain enumeration first
 
     def how(self, game: str) -> str:
+        if self.found is not None and self.enumerated and self.hands == self.enumerated:
+            return (f"every {game} hand of 1 to {self.size_reached + 1} cards enumerated with the reference decider, "
+                    f"fewest cards first, every contract whose rules differ ({self.hands} hands); the witness "
+                    "judged by Z3 under both")
         if self.found is not None:
             stop = ("" if self.complete else f"; smaller hands were searched in full only up to {self.size_reached} "
                     "cards, so a smaller witness may exist")
