@@ -14,6 +14,8 @@ been examined by the spec's authors and is left out.
 A finding is an alternative that changes some verdict: a choice a reader could make
 differently and play would notice. It is unresolved until the rule writer decides what
 it is (a new reading, a new assumption, or a place where the text already decides it).
+Alternatives are searched comparisons first, then other enum values and flags, then
+clauses dropped, then numbers moved by one, so a time budget leaves the last unsearched.
 Alternatives nothing told apart within the budget are listed in the note, never called
 equivalent.
 """
@@ -121,7 +123,20 @@ def alternatives(spec: Spec) -> list[Alternative]:
             for new, words in _changes(value, enums):
                 out.append(Alternative(cid, path, value, new, f"{'.'.join(map(str, path))}: {words}"))
         out.append(Alternative(cid, (), None, None, "the clause dropped"))
-    return out
+    # what a reader could most plausibly read otherwise first (a comparison's boundary, another
+    # choice of an enumerated field, a flag), then a clause dropped, then numbers moved by one
+    # (most of which the text states outright), so a time budget spends itself on those last
+    return sorted(out, key=_order)
+
+
+def _order(alt: Alternative) -> int:
+    if not alt.path:
+        return 3
+    if isinstance(alt.was, bool):
+        return 2
+    if isinstance(alt.was, int):
+        return 4
+    return 0 if _COMPARE.search(str(alt.was)) else 1
 
 
 def _set(node, path, value):
