@@ -1,29 +1,27 @@
 """What: do two readings of one clause ever give different verdicts?
 
-For every clause with readings, the adopted reading is compared with each other one.
-How depends on what the readings change (the formal keys that differ):
+For every clause with readings, the reading in force (the adopted one, unless
+`--reading` chose another) is compared with each other one by the one generic search of
+`tell_apart`: Z3 over hands, fewest cards first, where the readings change meld
+legality; seeded play in the kernel, every state judged under both readings, for
+everything else (a constructed situation first where `turns.targeted` has one).
 
-- meld legality (meld kinds, constraints, levels, level sets, extra melds, params):
-  exhaustive exploration of hands, fewest cards first, every contract, with the reference
-  decider; the first hand on which the verdicts differ is confirmed by Z3 under both
-  readings (the lay-down it finds under one, the clauses of its unsat core under the
-  other).
-- turn rules: the encoders in `turns.py` (Z3 over the decision's own variables, then a
-  constructed situation replayed by the kernel), then seeded play (`gaps.exploration`).
-
-A difference is a finding; it is resolved when the clause names an adopted reading (the
-spec has chosen), which every clause with readings does, so these findings say where a
-rule writer should make the text say what the spec adopts.
+A difference is a finding, resolved when the clause names an adopted reading (the spec
+has chosen): these say where a rule writer should make the text say what the spec
+adopts. Readings nothing told apart within the bounds are unresolved and say which
+bounds; readings with the same formal content are unresolved (not formalised).
+`meld_difference` (every hand enumerated with the reference decider, the first stage of
+the meld search) is re-exported for the tests, which use it as an oracle of minimality.
 """
 from __future__ import annotations
 
 import time
 
-from rulings import reference
 from rulings.spec import Spec
 
 from .findings import Finding
-from .hands import smallest
+from .search_melds import meld_difference
+from .tell_apart import tell_apart
 
 MELD_KEYS = {"constraint", "meld_kind", "levels", "initial_meld", "level_sets", "extra_melds", "params"}
 
@@ -34,118 +32,59 @@ def differing_keys(spec: Spec, cid: str, a: str, b: str) -> set[str]:
     return {k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)}
 
 
-def _contract_order(spec: Spec) -> list[str]:
-    return sorted(spec.contracts, key=lambda k: (len(k.split()) != 2, int(k.split()[1]) if k.startswith("level ") else 0, k))
-
-
-def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
-    """The smallest hand (then the first contract) on which the two specs' meld verdicts
-    differ, searched exhaustively up to `bound` cards."""
-    deck = tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
-    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
-    names = [k for k in _contract_order(spec_a) if k in spec_b.contracts]
-    fewest = {k: min(sum(s.size for s in spec_a.contracts[k].required),
-                     sum(s.size for s in spec_b.contracts[k].required)) for k in names}
-
-    def ask(hand):
-        n = sum(hand)
-        for k in names:
-            if fewest[k] > n:
-                continue
-            a = reference._Search(spec_a, spec_a.contracts[k], hand).run() is not None
-            b = reference._Search(spec_b, spec_b.contracts[k], hand).run() is not None
-            if a != b:
-                return k, a, b
-        return None
-
-    return smallest(deck, types, bound, ask, budget)
-
-
-def _z3_evidence(spec: Spec, contract_name: str, hand) -> dict:
-    from rulings import z3melds
-
-    v = z3melds.decide(spec, spec.contracts[contract_name], hand)
-    out = {"legal": v.legal, "engine": "z3"}
-    if v.legal:
-        out["melds"] = [[spec.cards.types[t].token for t in m.cards] for m in v.melds]
-    elif v.legal is False:
-        out["violations"] = [{"clause": x.clause, "source": x.source} for x in v.violations]
-    else:
-        out["note"] = v.note
-    return out
-
-
-def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None) -> list[Finding]:
+def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.0,
+                     play_seconds: float = 20.0, max_moves: int = 800) -> Finding:
+    """The reading of `cid` in force in `spec` against `other`, by the generic search."""
     from . import turns
 
-    base = spec
+    t0 = time.perf_counter()
+    clause = spec.clauses[cid]
+    current = spec.chosen[cid]
+    keys = differing_keys(spec, cid, current, other)
+    spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
+    adopted = clause.adopted
+    in_force = "" if current == adopted else f" (this check ran with {current!r} in force)"
+    common = dict(id=f"reading:{cid}:{current}/{other}", kind="reading", clauses=[cid], sources=list(clause.source),
+                  question=f"do readings {current!r}{' (adopted)' if current == adopted else ''} and {other!r} of "
+                           f"{cid} ever give different verdicts?")
+    choice = (f"the spec adopts {adopted!r}: {clause.because}{in_force}" if adopted
+              else "the spec adopts no reading of this clause")
+    if not keys:
+        return Finding(**common, verdict="not formalised: both readings carry the same formal content, so no "
+                       "verdict of the model can tell them apart", resolved=False, resolution=choice,
+                       method="comparison of the readings' formal content", seconds=time.perf_counter() - t0,
+                       extra={"told_apart": False, "open": "the readings are not formalised; nothing was searched"})
+    fa = dict(clause.formal, **clause.readings[current].formal)
+    fb = dict(clause.formal, **clause.readings[other].formal)
+    told = tell_apart(spec, spec_b, current, other, meld_seconds=meld_seconds, play_seconds=play_seconds,
+                      max_moves=max_moves,
+                      targeted=lambda: turns.targeted(spec, spec_b, current, other, fa, fb, keys))
+    if told.apart:
+        return Finding(**common, verdict=told.verdict, witness=told.witness, method=told.method,
+                       resolved=adopted is not None, resolution=choice,
+                       seconds=time.perf_counter() - t0, extra={"told_apart": True})
+    return Finding(**common, verdict=told.verdict, witness=None, method=told.method, resolved=False,
+                   resolution=choice, seconds=time.perf_counter() - t0,
+                   extra={"told_apart": False, "bounds": told.bounds,
+                          "open": "nothing searched told the readings apart; that does not show they never differ "
+                                  "(a larger bound, or a situation the search did not reach, may)"})
+
+
+def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,
+                     meld_seconds: float = 20.0, play_seconds: float = 20.0) -> list[Finding]:
+    """Every clause with readings: the reading in force against each other one. (`bound`
+    and `budget` are kept for the callers; the Z3 search has its own time budget.)"""
     findings = []
-    for cid, clause in base.clauses.items():
+    for cid, clause in spec.clauses.items():
         if not clause.readings:
             continue
-        adopted = base.chosen[cid]
         for other in clause.readings:
-            if other == adopted:
+            if other == spec.chosen[cid]:
                 continue
             if progress:
-                progress(f"reading {cid}: {adopted} vs {other}")
-            t0 = time.perf_counter()
-            keys = differing_keys(base, cid, adopted, other)
-            spec_a, spec_b = base, base.with_readings(dict(base.chosen, **{cid: other}))
-            common = dict(id=f"reading:{cid}:{adopted}/{other}", kind="reading", clauses=[cid],
-                          sources=list(clause.source),
-                          question=f"do readings {adopted!r} (adopted) and {other!r} of {cid} ever disagree?",
-                          resolved=True,
-                          resolution=f"the spec adopts {adopted!r}: {clause.because}")
-            if keys & MELD_KEYS:
-                found = meld_difference(spec_a, spec_b, bound, budget)
-                method = (f"exhaustive exploration of every {base.game} hand of 1 to {found.size_reached} cards "
-                          f"({found.hands} hands) over every contract, reference decider; witness confirmed by Z3")
-                if found.found is not None:
-                    hand, (contract, a, b) = found.found
-                    witness = {"cards": spec_a.cards.tokens(hand), "contract": contract,
-                               adopted: _z3_evidence(spec_a, contract, hand), other: _z3_evidence(spec_b, contract, hand)}
-                    verdict = (f"they disagree on {' '.join(witness['cards'])} ({contract}): "
-                               f"{'legal' if a else 'illegal'} under {adopted}, {'legal' if b else 'illegal'} under {other}")
-                    findings.append(Finding(**common, verdict=verdict, witness=witness, method=method,
-                                            seconds=time.perf_counter() - t0))
-                else:
-                    note = "" if found.complete else f" (the budget of {budget} hands stopped the search there)"
-                    verdict = f"no hand of up to {found.size_reached} cards tells them apart{note}"
-                    findings.append(Finding(**common, verdict=verdict, witness=None, method=method,
-                                            seconds=time.perf_counter() - t0,
-                                            extra={"proved_to_bound": found.size_reached}))
-                continue
-            found = turns.reading_finding(spec_a, spec_b, cid, adopted, other, keys, common, t0)
-            if not found.extra.get("told_apart"):
-                found = _by_exploration(base, cid, adopted, other, common, t0) or found
-            findings.append(found)
+                progress(f"reading {cid}: {spec.chosen[cid]} vs {other}")
+            findings.append(compare_readings(spec, cid, other, meld_seconds, play_seconds))
     return findings
 
 
-def _by_exploration(spec: Spec, cid: str, adopted: str, other: str, common: dict, t0: float) -> Finding | None:
-    """The first move of the gap check's seeded play whose outcome the other reading
-    changes: a trace from the deal, replayed by the kernel under both readings."""
-    from rulings import kernel
-
-    from .gaps import exploration
-
-    try:
-        kernel.rules(spec).deck(kernel.rules(spec).players_range()[0])
-    except kernel.Undecided:
-        return None
-    ex = exploration(spec)
-    hit = ex["differs"].get((cid, other))
-    if hit is None:
-        return None
-    verdict = (f"they disagree in play: at move {len(hit['moves'])} of a seeded game ({hit['decided']}), the move is "
-               f"{hit['outcome']} under {adopted} and {hit['otherwise']} under {other}")
-    return Finding(**common, verdict=verdict,
-                   witness={"seed": hit["seed"], "players": hit["players"], "player": hit["player"],
-                            "trace": hit["trace"],
-                            "replay": {"seed": hit["seed"], "players": hit["players"], "moves": hit["moves"]}},
-                   method=ex["method"] + "; every move also replayed under each other reading of the clauses it consulted",
-                   seconds=time.perf_counter() - t0, extra={"told_apart": True})
-
-
-__all__ = ["reading_findings", "differing_keys", "meld_difference", "MELD_KEYS"]
+__all__ = ["reading_findings", "compare_readings", "differing_keys", "meld_difference", "MELD_KEYS"]

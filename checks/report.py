@@ -10,7 +10,8 @@ TITLES = {"reading": "Readings: where two readings of a clause give different ve
           "gap": "Gaps: situations no clause decides",
           "conflict": "Conflicts: where two clauses demand opposite verdicts",
           "claim": "Claims: what the rulebook states as fact, checked",
-          "translation": "Translations: where the English and French texts state different facts"}
+          "translation": "Translations: where the English and French texts state different facts",
+          "what-if": "What-if: other ways to write a clause that play would notice, no declared reading examines"}
 
 
 def _witness_lines(w: dict) -> list[str]:
@@ -38,11 +39,14 @@ def _witness_lines(w: dict) -> list[str]:
             out.append(f"        ... {len(shown) - 11} moves (all of them in --json) ...")
             shown = shown[-8:]
         out += [f"  {i:4}. {step}" for i, step in shown]
+    if "scenario" in w:
+        out.append("the state before the move, as a scenario `rulings judge` takes: witness.scenario in --json")
     for key in ("en", "fr"):
         if key in w:
             out.append(f"{key}: {w[key].get('lines')}: {', '.join(map(str, w[key].get('facts', [])))}")
     for key, val in w.items():
-        if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay"):
+        if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
+                   "scenario"):
             continue
         out.append(f"{key}: {json.dumps(val) if not isinstance(val, str) else val}")
     return out
@@ -66,7 +70,13 @@ def text(game: str, runs: list[CheckRun], seconds: float) -> str:
             if f.witness:
                 lines += ["   " + x for x in _witness_lines(f.witness)]
             lines.append(f"   how: {f.method} ({f.seconds:.2f} s)")
-            lines.append(f"   settled: {f.resolution}" if f.resolved else f"   open: {f.resolution}")
+            if f.resolved:
+                lines.append(f"   settled: {f.resolution}")
+            elif f.extra.get("open"):
+                lines.append(f"   open: {f.extra['open']}")
+                lines.append(f"   the spec's choice: {f.resolution}")
+            else:
+                lines.append(f"   open: {f.resolution}")
     lines.append("")
     lines.append(f"{unresolved} unresolved finding(s)" if unresolved else
                  "every finding is resolved by an adopted reading, a named assumption, or holds")

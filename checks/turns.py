@@ -4,12 +4,12 @@ Each encoder handles one kernel field whose value the readings change. It finds 
 smallest situation where the two readings could differ (Z3 over the decision's own
 variables where the rule is an expression, else the situation the field's meaning calls
 for), builds it as a kernel state, plays the move under both readings, and reports the
-two outcomes. A field with no encoder is reported as not searched.
+two outcomes. A field with no encoder is left to the generic search (`tell_apart`):
+these encoders only give smaller witnesses where seeded play reaches a difference late.
 """
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import Counter
 
 from rulings import kernel, reference
@@ -17,7 +17,6 @@ from rulings.kernel import Move, codec
 from rulings.kernel.lay import contract_of
 from rulings.spec import Spec
 
-from .findings import Finding
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,45 +253,30 @@ def _encoder(keys, fa, fb):
     return None
 
 
-def reading_finding(spec_a: Spec, spec_b: Spec, cid: str, adopted: str, other: str, keys: set[str],
-                    common: dict, t0: float) -> Finding:
-    c = spec_a.clauses[cid]
-    fa, fb = dict(c.formal, **c.readings[adopted].formal), dict(c.formal, **c.readings[other].formal)
-    if not keys:
-        return Finding(**common, verdict="not formalised: both readings carry the same formal content, so no "
-                       "verdict can tell them apart", method="comparison of the readings' formal content",
-                       seconds=time.perf_counter() - t0)
-    if keys == {"pack"}:
-        players = _players(spec_a)[0]
-        da, db = spec_a.deck(players), spec_b.deck(players)
-        diff = {spec_a.cards.types[i].token: {adopted: x, other: y} for i, (x, y) in enumerate(zip(da, db)) if x != y}
-        return Finding(**common, verdict=f"the decks differ for {players} players: " + ", ".join(
-            f"{tok}: {v[adopted]} vs {v[other]}" for tok, v in diff.items()) + "; a hand holding more copies than "
-            "one reading's deck has is possible only under the other",
-            witness={"players": players, "copies": diff}, method="the decks each reading builds, compared card by card",
-            seconds=time.perf_counter() - t0, extra={"told_apart": bool(diff)})
+def targeted(spec_a: Spec, spec_b: Spec, a: str, b: str, fa: dict, fb: dict, keys: set[str]) -> dict | None:
+    """The constructed situation for what the two formal contents change, played under
+    both specs: {"apart", "verdict", "witness", "method"}, or None when no encoder
+    applies (the generic search in `tell_apart` does the rest)."""
     enc = _encoder(keys, fa, fb)
     if enc is None:
-        return Finding(**common, verdict="not searched: no encoder yet for what these readings change "
-                       f"({', '.join(sorted(keys))})", method="none", seconds=time.perf_counter() - t0)
+        return None
     try:
         found, how = enc(spec_a, spec_b, fa, fb)
     except (ValueError, kernel.KernelError, kernel.Undecided, StopIteration, AttributeError) as e:
-        return Finding(**common, verdict=f"not searched: {e}", method="constructed situation",
-                       seconds=time.perf_counter() - t0)
+        return {"apart": False, "verdict": f"could not be built: {e}", "witness": None,
+                "method": "a constructed situation"}
     if found is None:
-        return Finding(**common, verdict=f"no difference: {how}", method=how, seconds=time.perf_counter() - t0)
+        return {"apart": False, "verdict": how, "witness": None, "method": how}
     make, moves = found
     state_a, state_b = make(spec_a), make(spec_b)
     out_a, out_b = play(state_a, moves), play(state_b, moves)
     differ = out_a != out_b
-    verdict = (f"they disagree: the move is {outcome_text(out_a)} under {adopted}, {outcome_text(out_b)} under {other}"
+    verdict = (f"they disagree: the move is {outcome_text(out_a)} under {a}, {outcome_text(out_b)} under {b}"
                if differ else "the constructed situation did not tell them apart")
-    return Finding(**common, verdict=verdict, witness={"situation": _show(spec_a, state_a, moves),
-                                                         adopted: out_a, other: out_b,
-                                                         "replay": replay_data(state_a, moves)},
-                   method=how, seconds=time.perf_counter() - t0, extra={"told_apart": differ})
+    return {"apart": differ, "verdict": verdict, "method": how,
+            "witness": {"situation": _show(spec_a, state_a, moves), a: out_a, b: out_b,
+                        "replay": replay_data(state_a, moves)}}
 
 
-__all__ = ["go_out_cards", "situation", "play", "replay", "replay_data", "reading_finding", "contract_of",
+__all__ = ["go_out_cards", "situation", "play", "replay", "replay_data", "targeted", "contract_of",
            "dataclasses"]

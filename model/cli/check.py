@@ -14,7 +14,8 @@ from .common import READING_HELP
 @click.command()
 @click.argument("game")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
-              help="Only these kinds of finding (repeatable); default: all.")
+              help="Only these kinds of finding (repeatable); default: all (what-if searches for up "
+                   "to 150 s).")
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
@@ -23,6 +24,12 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     """Search a game's rules for ambiguities, gaps, conflicts, false claims and
     translation differences, each finding with a replayable witness.
 
+    `--kind what-if` maps, for every clause, the other ways its schema lets it be
+    written (another enum value, a number moved by one, a comparison loosened or
+    tightened, the clause dropped) that play would notice and no declared reading
+    examines. `--reading CLAUSE=READING` runs every check with that reading in force
+    (readings are then compared against it).
+
     Exit 0 when every finding is resolved (by an adopted reading, a named assumption,
     or because the claim holds), 1 when some finding is unresolved, 2 on bad input.
 
@@ -30,6 +37,8 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     Examples:
       rulings check tick
       rulings check tick --kind reading --kind claim --json
+      rulings check tick --kind what-if
+      rulings check tick --kind reading --reading go-out-timing=others-have-played
     """
     from .common import _fail, _load
 

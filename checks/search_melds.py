@@ -1,0 +1,254 @@
+"""How: two meld rule sets told apart by Z3, fewest cards first.
+
+For each hand size n = 1, 2, ... and each contract whose rules differ between the two
+specs, the solver of one spec is asked for a hand of n cards it may lay down whole (the
+hand left free, the deck's copies as its bounds); the other spec's solver then judges
+that hand. A hand legal under one and not the other is the witness; a hand legal under
+both is blocked and the solver asked again (a counterexample-guided loop), until the
+solver has no further hand of n cards: then every hand of n cards legal under either
+spec has been judged under both, so no hand of n cards tells them apart. Both directions
+are searched, so a witness found after every smaller size was searched in full has the
+fewest cards. A first pass gives every size a few hands (so a level of 7 or 12 cards is
+reached when a smaller size holds more legal hands than the budget can judge); then
+sizes are completed smallest first. A time budget stops the search and says at which
+size; nothing past the last size searched in full is claimed, and a witness found before
+the smaller sizes were completed says so.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import z3
+
+from rulings import reference, z3melds
+from rulings.spec import Spec
+
+from .hands import Search, count_hands, smallest
+
+ENUMERATE = 40_000      # hands of one size judged by plain enumeration before Z3 takes over
+
+
+@dataclass
+class MeldSearch:
+    found: tuple | None       # (hand, contract, legal under a, legal under b)
+    size_reached: int         # every hand of this many cards and fewer was searched in full
+    hands: int                # hands proposed by a solver and judged under the other spec
+    complete: bool            # with a witness: no smaller hand is left unsearched (it has the fewest
+                              # cards); without: every size up to max_cards was searched in full
+    seconds: float
+    unknown: int = 0          # solver answers `unknown` (the size is then not complete)
+    max_cards: int = 0
+    enumerated: int = 0       # hands of the smallest sizes judged by plain enumeration first
+
+    def how(self, game: str) -> str:
+        if self.found is not None and self.enumerated and self.hands == self.enumerated:
+            return (f"every {game} hand of 1 to {self.size_reached + 1} cards enumerated with the reference decider, "
+                    f"fewest cards first, every contract whose rules differ ({self.hands} hands); the witness "
+                    "judged by Z3 under both")
+        if self.found is not None:
+            stop = ("" if self.complete else f"; smaller hands were searched in full only up to {self.size_reached} "
+                    "cards, so a smaller witness may exist")
+        else:
+            stop = "" if self.complete else f"; the time budget stopped it inside {self.size_reached + 1}-card hands"
+        unk = f"; Z3 answered unknown {self.unknown} time(s)" if self.unknown else ""
+        first = (f"every hand of the smallest sizes enumerated with the reference decider ({self.enumerated} "
+                 "hands), then " if self.enumerated else "")
+        return (f"{first}Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
+                f"differ, every {game} hand one spec lays down whole was proposed by its solver and judged by the "
+                f"other's ({self.hands} hands), both directions; hands of 1 to {self.size_reached} cards searched "
+                f"in full{stop}{unk}")
+
+
+def _contract_order(spec: Spec) -> list[str]:
+    def key(k):
+        parts = k.split()
+        num = int(parts[1]) if len(parts) == 2 and parts[1].isdigit() else 0
+        return (len(parts) != 2, num, k)
+    return sorted(spec.contracts, key=key)
+
+
+def _differs(spec_a: Spec, spec_b: Spec, name: str) -> bool:
+    ca, cb = spec_a.contracts[name], spec_b.contracts[name]
+    return (z3melds._shape(ca) != z3melds._shape(cb) or spec_a.meld_kinds != spec_b.meld_kinds
+            or spec_a.params != spec_b.params or spec_a.cards != spec_b.cards)
+
+
+def _least(spec: Spec, name: str) -> int:
+    return sum(s.size for s in spec.contracts[name].required)
+
+
+def _deck(spec_a: Spec, spec_b: Spec) -> tuple[int, ...]:
+    return tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
+
+
+def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: float, counter: list,
+             blocked: list, cap: int | None):
+    """Hands of n cards legal under spec_p's contract `name`, each judged under spec_q's
+    (hands in `blocked` were judged before). Returns ("found", hand), ("done",) when no
+    hand is left, ("cap",) after `cap` hands, ("budget",) or ("unknown",)."""
+    sp = z3melds.solver_for(spec_p, spec_p.contracts[name], (n,))
+    H = sp.H
+    kinds = [t.index for t in spec_p.cards.types if not t.special]
+    sp.s.push()
+    try:
+        sp.s.add(z3.Sum([H[i] for i in kinds]) == n)
+        for t in spec_p.cards.types:
+            sp.s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
+        for hand in blocked:
+            sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
+        asked = 0
+        while True:
+            if time.perf_counter() > deadline:
+                return ("budget",)
+            if cap is not None and asked >= cap:
+                return ("cap",)
+            r = sp._check([sp.all_laid])
+            if r == z3.unknown:
+                return ("unknown",)
+            if r == z3.unsat:
+                return ("done",)
+            m = sp.s.model()
+            hand = tuple(m.eval(H[t.index], True).as_long() if t.index in kinds else 0 for t in spec_p.cards.types)
+            counter[0] += 1
+            asked += 1
+            vq = z3melds.decide(spec_q, spec_q.contracts[name], hand, explain=False, witness=False)
+            if vq.legal is None:
+                return ("unknown",)
+            if not vq.legal:
+                return ("found", hand)
+            blocked.append(hand)
+            sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
+    finally:
+        sp.s.pop()
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadline: float | None = None):
+    """The smallest hand (then the first contract) on which the two specs' meld verdicts
+    differ, every hand of 1..bound cards enumerated with the reference decider (contracts
+    whose rules are the same in both specs are skipped: they cannot differ). Past
+    `deadline` it stops, the sizes below the one it was in searched in full."""
+    deck = _deck(spec_a, spec_b)
+    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
+    names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
+    fewest = {k: min(_least(spec_a, k), _least(spec_b, k)) for k in names}
+
+    seen = [0, 0]          # the size being searched, hands asked
+
+    def ask(hand):
+        n = sum(hand)
+        seen[0] = n
+        seen[1] += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime
+        for k in names:
+            if fewest[k] > n:
+                continue
+            a = reference._Search(spec_a, spec_a.contracts[k], hand).run() is not None
+            b = reference._Search(spec_b, spec_b.contracts[k], hand).run() is not None
+            if a != b:
+                return k, a, b
+        return None
+
+    t0 = time.perf_counter()
+    try:
+        return smallest(deck, types, bound, ask, budget)
+    except _OutOfTime:
+        return Search(None, max(0, seen[0] - 1), seen[1], False, time.perf_counter() - t0)
+
+
+FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
+
+
+def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, seconds: float = 20.0) -> MeldSearch:
+    """The fewest-cards hand (then the first contract) whose whole lay-down one spec
+    allows and the other does not.
+
+    A first pass gives each (size, contract, direction) a few hands, so that a level of
+    many cards is reached even where smaller sizes hold more legal hands than the budget
+    can judge; every size is then searched in full, smallest first, until a witness has
+    no smaller size left unsearched (or the budget ends: `complete` then says whether the
+    witness is known to be the smallest)."""
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
+    if max_cards is None:
+        max_cards = max([max(_least(spec_a, k), _least(spec_b, k)) for k in names] or [0]) + 3
+    deck = _deck(spec_a, spec_b)
+    max_cards = min(max_cards, sum(deck))
+    counter = [0]
+    # small sizes: every hand, plain enumeration (as long as a size holds few hands)
+    types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
+    upto = 0
+    total = 0
+    while upto < max_cards and total + count_hands(len(types), upto + 1) <= ENUMERATE:
+        upto += 1
+        total += count_hands(len(types), upto)
+    enumerated = 0
+    if upto and names:
+        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE, deadline)
+        enumerated = ex.hands
+        if ex.found is None and not ex.complete:
+            return MeldSearch(None, ex.size_reached, 0, False, time.perf_counter() - t0, 0, max_cards, enumerated)
+        if ex.found is not None:
+            hand, (k, la, lb) = ex.found
+            return MeldSearch((hand, k, la, lb), ex.size_reached - 1, ex.hands, True, time.perf_counter() - t0,
+                              0, max_cards, enumerated)
+        upto = ex.size_reached
+    tasks = [(n, k, side) for n in range(upto + 1, max_cards + 1) for k in names
+             if min(_least(spec_a, k), _least(spec_b, k)) <= n for side in (True, False)]
+    blocked: dict = {t: [] for t in tasks}
+    state: dict = {t: "open" for t in tasks}       # open, done, unknown
+    best = None                                      # (n, task order, hand, contract, side)
+    unknown = 0
+    budget_hit = False
+
+    def run(task, cap):
+        nonlocal best, unknown
+        n, k, side = task
+        p, q = (spec_a, spec_b) if side else (spec_b, spec_a)
+        try:
+            out = _one_way(p, q, k, n, deck, deadline, counter, blocked[task], cap)
+        except (z3melds.Unsupported, ValueError):
+            out = ("unknown",)
+        if out[0] == "found":
+            if best is None or (n, tasks.index(task)) < best[:2]:
+                best = (n, tasks.index(task), out[1], k, side)
+            state[task] = "found"
+        elif out[0] == "done":
+            state[task] = "done"
+        elif out[0] == "unknown":
+            state[task] = "unknown"
+            unknown += 1
+        return out[0]
+
+    for cap in (FIRST_PASS, None):
+        for task in tasks:
+            if state[task] != "open" or (best is not None and task[0] >= best[0]):
+                continue
+            if run(task, cap) == "budget":
+                budget_hit = True
+                break
+        if budget_hit:
+            break
+    # the sizes searched in full: every task of every smaller size done
+    reached = upto
+    for n in range(upto + 1, max_cards + 1):
+        if all(state[t] == "done" for t in tasks if t[0] == n):
+            reached = n
+        else:
+            break
+    seconds_used = time.perf_counter() - t0
+    if best is not None:
+        n, _, hand, k, side = best
+        found = (hand, k, True, False) if side else (hand, k, False, True)
+        return MeldSearch(found, reached, counter[0], reached >= n - 1, seconds_used, unknown, max_cards, enumerated)
+    return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards,
+                      enumerated)
+
+
+__all__ = ["MeldSearch", "meld_difference_z3"]

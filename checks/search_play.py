@@ -1,0 +1,268 @@
+"""How: two turn rule sets told apart by differential play in the kernel.
+
+Seeded games are played under one spec (the spec in force) by the players of
+`rulings.players`, smallest tables first. At the deal and at every state reached, the
+same state is judged under the other spec too: the moves each spec's kernel lists as
+legal, and each move's outcome (refused, legal with the same next state, legal with
+another next state, undecided). The first state where a move's outcome differs is a
+witness: the seed, the players and the moves from the deal, which `rulings judge`
+replays (as a scenario of the state before the move) under either reading.
+
+Shrinking: games are searched fewest players first, and among the games searched the
+witness with the shortest history is kept. What was played is the bound: a search that
+finds nothing says "not told apart within" these games and moves, never more.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from rulings import kernel, players as agents
+from rulings.kernel import Refusal, codec
+from rulings.kernel.codec import move_to_doc, move_words
+
+CONFIGS = [(0, "greedy"), (0, "random"), (1, "random"), (2, "greedy")]   # players above the fewest, player
+
+
+@dataclass
+class Game:
+    """One seeded game played under spec `a`: the states, the moves, the legal moves."""
+
+    players: int
+    player: str
+    seed: int
+    deal: object                    # the deal's state, or ("undecided", question)
+    states: list = field(default_factory=list)     # the state before each move
+    moves: list = field(default_factory=list)
+    legal: list = field(default_factory=list)      # spec a's legal moves in each state
+    ended: bool = False             # the game ended (or could not go on) within the bound
+
+
+@dataclass
+class PlaySearch:
+    found: dict | None
+    games: int                      # games compared
+    states: int                     # states compared
+    seconds: float
+    budget_hit: bool
+    matters: int = 0                # games in which the specs' verdicts differ somewhere
+    bound: str = ""
+
+    def how(self) -> str:
+        stop = "; the time budget stopped it before every game was compared" if self.budget_hit else ""
+        return (f"differential play in the kernel: {self.bound}; at the deal and in each of {self.states} states "
+                f"reached, every legal move and the move played judged under both specs{stop}")
+
+
+def _players(spec) -> tuple[int, int]:
+    return kernel.rules(spec).players_range()
+
+
+def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS) -> list[Game]:
+    """Seeded games under `spec`, cached on the spec (the same bound gives the same games)."""
+    from rulings.spec import derived
+
+    def build(s):
+        return {}
+
+    cache = derived(spec, "search_play.games", build)
+    key = (seeds, max_moves, tuple(configs))
+    if key not in cache:
+        cache[key] = [_play(spec, n, kind, seed, max_moves) for n, kind in _configs(spec, configs)
+                      for seed in range(seeds)]
+    return cache[key]
+
+
+def _configs(spec, configs) -> list[tuple[int, str]]:
+    lo, hi = _players(spec)
+    out = []
+    for extra, kind in configs:
+        n = min(lo + extra, hi)
+        if (n, kind) not in out:
+            out.append((n, kind))
+    return sorted(out, key=lambda c: c[0])
+
+
+def _play(spec, n: int, kind: str, seed: int, max_moves: int) -> Game:
+    agent = agents.GreedyPlayer() if kind == "greedy" else agents.RandomPlayer(seed)
+    try:
+        state = kernel.new_game(spec, n, seed)
+    except kernel.Undecided as e:
+        return Game(n, kind, seed, ("undecided", e.question), ended=True)
+    g = Game(n, kind, seed, state)
+    if isinstance(state, Refusal):
+        g.ended = True
+        return g
+    for _ in range(max_moves):
+        if state.over:
+            g.ended = True
+            return g
+        try:
+            legal = kernel.legal_moves(state)
+            if not legal:
+                g.ended = True
+                return g
+            move = agent.choose(state)
+            nxt = kernel.apply(state, move)
+        except kernel.Undecided:
+            g.ended = True
+            return g
+        g.states.append(state)
+        g.moves.append(move)
+        g.legal.append(frozenset(legal))
+        if isinstance(nxt, Refusal):
+            g.ended = True
+            return g
+        state = nxt
+    return g
+
+
+# ---- judging one state under the other spec ------------------------------------------------
+
+def _layout(spec) -> tuple:
+    r = kernel.rules(spec)
+    return (tuple((z.id, z.kind, z.each) for z in r.zones.values()),
+            tuple((c.id, c.each) for c in r.counters.values()), tuple(r.inputs))
+
+
+def outcome(state, move):
+    """What a move does: ("refused",), ("legal", next state), ("undecided", question)."""
+    try:
+        out = kernel.apply(state, move)
+    except kernel.Undecided as e:
+        return ("undecided", e.question)
+    except kernel.KernelError as e:
+        return ("error", str(e))
+    if isinstance(out, Refusal):
+        return ("refused", tuple(c for c in out.clauses if c))
+    return ("legal", out)
+
+
+def _same(x, y) -> bool:
+    if x[0] != y[0]:
+        return False
+    return x[0] == "refused" or x == y
+
+
+def words(o, before=None) -> str:
+    if o[0] == "refused":
+        return f"refused ({', '.join(o[1])})" if o[1] else "refused"
+    if o[0] == "undecided":
+        return f"undecided ({o[1]})"
+    if o[0] == "error":
+        return f"not playable ({o[1]})"
+    if o[0] == "deal":
+        return "another deal"
+    st = o[1]
+    if st.over:
+        return "legal, and the game ends"
+    if before is not None and len(st.results) > len(before.results):
+        return "legal, and the round ends"
+    return "legal"
+
+
+def _legal(state):
+    try:
+        return frozenset(kernel.legal_moves(state))
+    except kernel.Undecided as e:
+        return ("undecided", e.question)
+
+
+def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | None:
+    """The first point of game `g` where spec b judges otherwise than spec a did."""
+    a_spec = g.states[0].spec if g.states else None
+    where = dict(seed=g.seed, players=g.players, player=g.player)
+    if isinstance(g.deal, tuple):
+        return None
+    try:
+        deal_b = kernel.new_game(spec_b, g.players, g.seed)
+    except kernel.Undecided as e:
+        deal_b = ("undecided", e.question)
+    if isinstance(deal_b, tuple) or isinstance(deal_b, Refusal) != isinstance(g.deal, Refusal) or \
+            (not isinstance(deal_b, Refusal) and deal_b != g.deal):
+        a_word = "refused" if isinstance(g.deal, Refusal) else "the deal"
+        b_word = words(deal_b) if isinstance(deal_b, tuple) else ("refused" if isinstance(deal_b, Refusal)
+                                                                   else "another deal")
+        return dict(where, at=0, moves=[], trace=[], move=None, a=a_word, b=b_word, scenario=None,
+                    what="the deal")
+    spec_a = a_spec or g.deal.spec
+    if _layout(spec_a) != _layout(spec_b):
+        return None
+    for i, (state, move, legal_a) in enumerate(zip(g.states, g.moves, g.legal)):
+        if time.perf_counter() > deadline:
+            raise TimeoutError
+        counter[0] += 1
+        sb = state.replace(spec=spec_b)
+        candidates = [move]
+        legal_b = _legal(sb)
+        if legal_b != legal_a:
+            if isinstance(legal_b, tuple):
+                candidates = [move]
+            else:
+                extra = sorted(legal_a ^ legal_b, key=lambda m: (m.id, m.cards, m.units, m.seat or 0, m.group or 0))
+                candidates = [move] + extra
+        for m in candidates:
+            oa, ob = outcome(state, m), outcome(sb, m)
+            if not _same(oa, ob):
+                moves = [move_to_doc(spec_a, x) for x in g.moves[:i]] + [move_to_doc(spec_a, m)]
+                trace = [f"round {s.round}, seat {s.current}: {move_words(spec_a, x)}"
+                         for s, x in zip(g.states[:i], g.moves[:i])] + \
+                        [f"round {state.round}, seat {state.current}: {move_words(spec_a, m)}"]
+                return dict(where, at=i + 1, moves=moves, trace=trace, move=move_to_doc(spec_a, m),
+                            a=words(oa, state), b=words(ob, state) + (
+                                ", with another next state" if oa[0] == ob[0] == "legal" else ""), scenario=codec.state_to_doc(state, [m]),
+                            what=move_words(spec_a, m))
+    return None
+
+
+def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_moves: int = 200,
+                    count_all: bool = False) -> PlaySearch:
+    """The first difference in the games played under spec a, fewest players then the
+    shortest history; with `count_all`, every game is compared (to say how often)."""
+    games = play_games(spec_a, seeds, max_moves)     # played once per spec and bound, not charged to the budget
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    counter = [0]
+    best = None
+    done = matters = 0
+    budget_hit = False
+    for g in games:
+        if best is not None and not count_all and g.players > best["players"]:
+            break
+        try:
+            hit = first_difference(g, spec_b, deadline, counter)
+        except TimeoutError:
+            budget_hit = True
+            break
+        done += 1
+        if hit is not None:
+            matters += 1
+            if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
+                best = hit
+    n = len(games)
+    configs = sorted({(g.players, g.player) for g in games})
+    bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in configs)
+             + f", the first {max_moves} moves of each ({done} of {n} games compared)")
+    return PlaySearch(best, done, counter[0], time.perf_counter() - t0, budget_hit, matters, bound)
+
+
+def replay(spec, data: dict):
+    """Replay a witness from the deal under `spec`: the outcome of its last move (or the
+    deal, when it has no move), as words."""
+    from rulings.kernel.codec import move_from_doc
+
+    try:
+        state = kernel.new_game(spec, data["players"], data["seed"])
+    except kernel.Undecided as e:
+        return f"undecided ({e.question})"
+    if not data["moves"]:
+        return ("deal", state)
+    for m in data["moves"][:-1]:
+        state = kernel.apply(state, move_from_doc(spec, m))
+        if isinstance(state, Refusal):
+            raise AssertionError(f"the witness does not replay: {state.why}")
+    o = outcome(state, move_from_doc(spec, data["moves"][-1]))
+    return o if o[0] != "refused" else ("refused",)
+
+
+__all__ = ["Game", "PlaySearch", "play_games", "first_difference", "play_difference", "replay", "outcome", "words"]

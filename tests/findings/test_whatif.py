@@ -1,0 +1,66 @@
+"""The what-if map finds the other ways to write a clause that play notices, leaves out
+what the spec already declares as a reading, and its witnesses replay."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from rulings.checks.search_play import replay
+from rulings.checks.whatif import alternatives, build, whatif_findings
+from rulings.spec import load
+from rulings.specfile import Loader
+
+
+def _spec_of(spec, f):
+    """The alternative a finding names, built again from the spec file."""
+    alt = next(a for a in alternatives(spec) if a.key == f.id)
+    data = yaml.load(Path(spec.file).read_text(), Loader=Loader)
+    folder = Path(tempfile.mkdtemp(prefix="rulings-test-whatif-"))
+    return build(spec, alt, folder, data)
+
+
+def test_an_alternative_play_notices_is_found_and_its_witness_replays():
+    """Who may receive matching cards is an enum of the schema: its other value changes
+    play, and no reading of the clause declares it."""
+    spec = load("tick")
+    cid = next(c for c in spec.clauses if "lay_off" in (spec.formal(c).get("moves", {}).get("lay") or {}))
+    found, note = whatif_findings(spec, seconds=120, per_alt=20, only=[cid])
+    assert found, note
+    changed = [f for f in found if f.extra["path"][-1] == "onto"]
+    assert changed, [f.id for f in found]
+    f = changed[0]
+    assert not f.resolved and f.kind == "what-if" and f.clauses == [cid]
+    other = _spec_of(spec, f)
+    data = f.witness["replay"]
+    assert replay(spec, data) != replay(other, data)
+    assert "of 8 games played" in f.verdict or "games played" in f.extra["how_often"]
+
+
+def test_a_declared_reading_is_not_reported_again():
+    """lay-when-able's schema allows `compulsory: true`, which its reading `compulsory`
+    already declares: the map must count it as examined, not report it."""
+    spec = load("tick")
+    cid = "lay-when-able"
+    alts = [a for a in alternatives(spec) if a.clause == cid and a.path]
+    assert alts and all(a.path[-1] == "compulsory" for a in alts)
+    found, note = whatif_findings(spec, seconds=60, per_alt=10, only=[cid])
+    assert not [f for f in found if f.extra["path"]], [f.id for f in found]
+    assert "1 already declared readings" in note
+
+
+def test_a_meld_alternative_is_found_with_the_fewest_cards():
+    """The wild limit's comparison tightened by one: Z3 finds the smallest hand whose
+    lay-down the two versions judge otherwise."""
+    from rulings import reference
+
+    spec = load("tick")
+    found, note = whatif_findings(spec, seconds=120, per_alt=20, only=["wild-limit"])
+    tight = [f for f in found if f.extra["path"] and f.extra["path"][-1] == "expr"]
+    assert tight, note
+    f = tight[0]
+    other = _spec_of(spec, f)
+    hand = spec.cards.hand_of(f.witness["cards"])
+    k = f.witness["contract"]
+    assert reference.decide(spec, spec.contracts[k], hand).legal != reference.decide(other, other.contracts[k], hand).legal
