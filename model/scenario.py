@@ -167,10 +167,10 @@ def load(data_or_path, spec: Spec | None = None, readings: Mapping[str, str] | N
     problems += [f"{k}: missing ({what})" for k, (req, what) in known.items() if req and k not in data]
     problems += early
     cites = data.get("cites", [])
-    if not isinstance(cites, list) or any(not isinstance(c, str) or c not in spec.clauses for c in cites):
-        unknown = [c for c in cites if not isinstance(c, str) or c not in spec.clauses] if isinstance(cites, list) \
-            else cites
-        problems.append(f"cites: clause ids of {spec.game}; unknown: {unknown!r}")
+    if not isinstance(cites, list) or any(not isinstance(c, str) for c in cites):
+        problems.append(f"cites: a list of clause ids, got {cites!r}")
+    elif any(c not in spec.clauses for c in cites):
+        problems.append(f"cites: not clauses of {spec.game}: {', '.join(c for c in cites if c not in spec.clauses)}")
     _check_expect_block(spec, data.get("expect"), problems)
     state = None
     if not problems:
@@ -293,7 +293,11 @@ class Judgement:
 
 def judge(scenario: Scenario) -> Judgement:
     """Apply the scenario's moves in order; the first refused one makes it illegal, the
-    first whose outcome no clause decides makes it undecided."""
+    first whose outcome no clause decides makes it undecided. A scenario with no move
+    is a situation, not a question: judging it is a ScenarioError, never "legal"."""
+    if not scenario.moves:
+        raise ScenarioError(["move: missing; a scenario to judge gives the move played from its situation "
+                             "(move: {...}) or the moves (moves: [...])"])
     spec, state = scenario.spec, scenario.state
     steps: list[Step] = []
     merged: dict[str, Basis] = {}

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from rulings.cli import EXIT_BUG, EXIT_CODES, main
-from rulings.spec import RULEBOOKS_ENV
+from rulings.spec import RULEBOOKS_ENV, spec_path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = str(ROOT / "docs" / "scenarios" / "draw-stock.yaml")
+SCENARIO = str(ROOT / "docs" / "scenarios" / "tick" / "draw-stock.yaml")
 
 
 @pytest.fixture(autouse=True)
@@ -203,3 +204,81 @@ def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
     monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
     run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
     assert made["out"] == tmp_path / "a" / "b"
+
+
+def test_the_scenario_used_here_exists():
+    assert Path(SCENARIO).is_file()
+    run("judge", "tick", SCENARIO, code=0)
+
+
+def test_vectors_into_a_folder_nothing_can_be_created_in(no_work):
+    """/proc passes a permission check when run as root, yet nothing can be created in it:
+    the folder is tried, not its permission bits read (15 s of work were lost before)."""
+    err = usage("vectors", "tick", "-o", "/proc/rulings-vectors")
+    assert "Invalid value for '-o' / '--out': cannot write into '/proc/rulings-vectors'" in err, err
+
+
+def test_faq_into_a_folder_nothing_can_be_created_in(no_work):
+    err = usage("faq", "tick", "-o", "/proc/rulings-faq.html")
+    assert "Invalid value for '-o' / '--output': cannot write '/proc/rulings-faq.html'" in err, err
+
+
+# ---- scenario fields of the wrong type (judge: exit 2, `field: what is wrong`) ------------------
+
+
+def scenario_with(tmp_path: Path, **fields) -> str:
+    data = yaml.safe_load(Path(SCENARIO).read_text(encoding="utf-8"))
+    for k, v in fields.items():
+        if v is None:
+            data.pop(k)
+        else:
+            data[k] = v
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"readings": ["a", "b"]}, "readings: a mapping {clause: reading} of names, got ['a', 'b']"),
+    ({"readings": 5}, "readings: a mapping {clause: reading} of names, got 5"),
+    ({"cites": [["a"]]}, "cites: a list of clause ids, got [['a']]"),
+    ({"cites": ["draw", "nonsense"]}, "cites: not clauses of tick: nonsense"),
+    ({"expect": {"clauses": 5}}, "expect.clauses: a list of clause ids, got 5"),
+    ({"expect": {"result": "x"}}, "expect.result: a mapping of fields, got 'x'"),
+    ({"expect": {"verdict": "maybe"}}, "expect.verdict: one of legal, illegal, undecided, got 'maybe'"),
+    ({"move": None}, "move: missing; a scenario to judge gives the move"),
+    ({"move": None, "moves": []}, "moves: at least one move to judge"),
+], ids=["readings-list", "readings-number", "cites-nested", "cites-unknown", "expect-clauses-number",
+        "expect-result-text", "expect-verdict-maybe", "no-move", "no-moves"])
+def test_a_scenario_field_of_the_wrong_type(tmp_path, fields, message):
+    path = scenario_with(tmp_path, **fields)
+    for extra in ([], ["--json"]):
+        err = usage("judge", "tick", path, *extra)
+        assert err.startswith(f"rulings: {path}: the scenario cannot be judged:\n  "), err
+        assert message in err, err
+
+
+# ---- a spec whose numbers contradict each other -----------------------------------------------
+
+
+def test_players_min_above_max(tmp_path):
+    text = spec_path("tick").read_text(encoding="utf-8")
+    assert text.count("players: {min: 2, max: 8}") == 1
+    path = tmp_path / "tick.yaml"
+    path.write_text(text.replace("players: {min: 2, max: 8}", "players: {min: 9, max: 2}"), encoding="utf-8")
+    line = text[:text.index("players: {min: 2, max: 8}")].count("\n") + 1
+    out = run("validate", str(path), code=1).stdout
+    assert out.startswith(f"{path}:{line}:") and "players: min 9 is more than max 2" in out, out
+    err = usage("meld", str(path), "--level", "1", "5", "5", "5")
+    assert "the spec has errors" in err and "players: min 9 is more than max 2" in err, err
+
+
+# ---- FAQ questions that are not a questions file ------------------------------------------------
+
+
+@pytest.mark.parametrize("content", ["[1, 2, 3]\n", "just text\n", "7\n"], ids=["list", "text", "number"])
+def test_a_questions_file_that_is_not_a_mapping(tmp_path, content):
+    path = tmp_path / "questions.yaml"
+    path.write_text(content)
+    err = usage("faq", "tick", "--questions", str(path))
+    assert "the FAQ questions cannot be answered" in err and "a mapping with format, game, topics and questions" in err
