@@ -17,7 +17,6 @@ the game accepts.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -58,20 +57,19 @@ class Scenario:
 
 
 def read_file(path: str | Path) -> dict:
-    """A scenario document from a .json, .yaml or .yml file."""
+    """A scenario document from a .json, .yaml or .yml file, read within the bounds a
+    spec file is read in (size, nesting, aliases, numbers)."""
+    from .specfile import FileProblem, SpecErrors, parse_json, read_text
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError([f"{path}: no such file"])
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError([f"{path}: cannot be read ({e})"])
-    if p.suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ScenarioError([f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}"])
-    else:
+        text = read_text(p, str(path), what="a scenario file")
+        if p.suffix == ".json":
+            data = parse_json(text, str(path))
+    except SpecErrors as e:
+        raise ScenarioError([f"{path}: {err.message}" if isinstance(err, FileProblem) else str(err)
+                             for err in e.errors])
+    if p.suffix != ".json":
         import yaml
 
         from .specfile import Loader
@@ -85,6 +83,7 @@ def read_file(path: str | Path) -> dict:
     if not isinstance(data, dict):
         raise ScenarioError([f"{path}: a scenario is a mapping of fields (format, game, players, ...)"])
     return data
+
 
 def _same_spec(spec: Spec, game) -> bool:
     if game in (spec.game, spec.file, spec.origin, spec.name):

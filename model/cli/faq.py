@@ -37,6 +37,8 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
     from ..checks.faq_render import RENDERERS
 
     spec = _load(game, ())
+    if questions is not None:
+        _readable(questions)
     try:
         if sys.stderr.isatty() and output:
             from rich.console import Console
@@ -60,3 +62,17 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
         click.echo(f"{len(built.entries)} answers written to {output}", err=True)
     else:
         click.echo(text, nl=False)
+
+
+def _readable(path: str) -> None:
+    """Fail (exit 2) unless `path` reads as a questions file may: at most MAX_BYTES (not
+    /dev/zero), UTF-8. (What it holds is checked when the questions are answered.)"""
+    from ..specfile import FileProblem, SpecErrors, read_text
+    from .common import _fail
+
+    try:
+        read_text(path, what="a questions file")
+    except SpecErrors as e:
+        err = e.errors[0]
+        _fail("the FAQ questions cannot be answered:\n  " + (f"{path}: {err.message}" if isinstance(err, FileProblem)
+                                                               else str(err)))

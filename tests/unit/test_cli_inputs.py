@@ -282,3 +282,37 @@ def test_a_questions_file_that_is_not_a_mapping(tmp_path, content):
     path.write_text(content)
     err = usage("faq", "tick", "--questions", str(path))
     assert "the FAQ questions cannot be answered" in err and "a mapping with format, game, topics and questions" in err
+
+
+# ---- files with no end, and lines that are not JSON or not UTF-8 ------------------------------
+
+
+@pytest.mark.parametrize("command", [["judge", "tick", "/dev/zero"], ["faq", "tick", "--questions", "/dev/zero"]],
+                         ids=["judge", "faq"])
+def test_a_file_with_no_end_is_read_only_up_to_the_bound(command):
+    """/dev/zero was read until memory ran out."""
+    err = usage(*command)
+    assert "/dev/zero: the file is larger than 2,000,000 bytes" in err, err
+
+
+def test_batch_lines_that_are_not_json_or_not_utf8(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b'{"cards": ["5", "5", "5"], "level": 1}\n'
+                     + b'{"cards": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
+                     + b'{"cards": [], "level": ' + b"9" * 5000 + b"}\n"
+                     + b'{"cards": ["5", "\xe9"], "level": 1}\n'
+                     + b'{"cards": ["5", "5", "5", "5"], "level": 1}\n')
+    out = run("meld", "tick", "--batch", str(path), code=2).stdout.splitlines()
+    import json
+
+    answers = [json.loads(line) for line in out]
+    assert [a.get("legal") for a in answers] == [True, None, None, None, True]
+    assert answers[1] == {"error": "not JSON: the JSON nests more than 64 levels deep here; no file rulings reads "
+                                   "needs that many", "line": 2}
+    assert answers[2] == {"error": "not JSON: a number of 5000 digits is too long to read", "line": 3}
+    assert answers[3] == {"error": "not UTF-8 text: byte 0xe9", "line": 4}
+
+
+def test_batch_of_a_file_with_no_line_end():
+    err = usage("meld", "tick", "--batch", "/dev/zero")
+    assert "rulings: /dev/zero: line 1 is longer than 100,000 bytes; a query is far shorter" in err, err
