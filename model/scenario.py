@@ -59,7 +59,7 @@ class Scenario:
 def read_file(path: str | Path) -> dict:
     """A scenario document from a .json, .yaml or .yml file, read within the bounds a
     spec file is read in (size, nesting, aliases, numbers)."""
-    from .specfile import FileProblem, SpecErrors, parse_json, read_text
+    from .specfile import FileProblem, SpecErrors, parse_json, read_text, too_long_number
 
     p = Path(path)
     try:
@@ -80,6 +80,9 @@ def read_file(path: str | Path) -> dict:
             mark = getattr(e, "problem_mark", None)
             where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
             raise ScenarioError([f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}"])
+        except ValueError as e:   # a whole number too long for Python to read
+            long = too_long_number(text, str(path))
+            raise ScenarioError([str(long) if long else f"{path}: not valid YAML: {e}"])
     if not isinstance(data, dict):
         raise ScenarioError([f"{path}: a scenario is a mapping of fields (format, game, players, ...)"])
     return data

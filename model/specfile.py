@@ -751,10 +751,21 @@ def parse_json(text: str, display: str) -> Any:
     except json.JSONDecodeError as exc:
         raise refused(exc.pos, f"not valid JSON: {exc.msg}") from None
     except ValueError as exc:   # Python's bound on the digits of an int
-        long = re.search(r"\d{%d,}" % (_MAX_DIGITS() + 1), text) if "digits" in str(exc) else None
+        long = too_long_number(text, display) if "digits" in str(exc) else None
         if long is None:
             raise refused(0, f"not valid JSON: {exc}") from None
-        raise refused(long.start(), f"a number of {len(long.group())} digits is too long to read") from None
+        raise SpecErrors([long]) from None
+
+
+def too_long_number(text: str, display: str) -> SpecError | None:
+    """The first whole number in `text` past Python's bound on the digits it reads (the
+    ValueError a parser raises for it has no place), as an error at its place."""
+    long = re.search(r"\d{%d,}" % (_MAX_DIGITS() + 1), text)
+    if long is None:
+        return None
+    i = long.start()
+    return SpecError(display, text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1,
+                     f"a number of {len(long.group())} digits is too long to read")
 
 
 _MAX_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 4300)   # (Python 3.10.7 and later)
