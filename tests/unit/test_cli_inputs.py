@@ -316,3 +316,11 @@ def test_batch_lines_that_are_not_json_or_not_utf8(tmp_path):
 def test_batch_of_a_file_with_no_line_end():
     err = usage("meld", "tick", "--batch", "/dev/zero")
     assert "rulings: /dev/zero: line 1 is longer than 100,000 bytes; a query is far shorter" in err, err
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host", "foo://127.0.0.1:1", "tcp://127.0.0.1:99999",
+                                     "127.0.0.1:0", ":8786"])
+def test_a_scheduler_address_that_is_not_one(address):
+    """`nonsense` and an unknown scheme ended in a ValueError from Dask (exit 70)."""
+    err = usage("simulate", "tick", "--players", "2", "--games", "1", "--executor", "dask", "--scheduler", address)
+    assert f"Invalid value for '--scheduler': {address!r} is not a scheduler address" in err, err
