@@ -17,7 +17,6 @@ the game accepts.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -58,20 +57,19 @@ class Scenario:
 
 
 def read_file(path: str | Path) -> dict:
-    """A scenario document from a .json, .yaml or .yml file."""
+    """A scenario document from a .json, .yaml or .yml file, read within the bounds a
+    spec file is read in (size, nesting, aliases, numbers)."""
+    from .specfile import FileProblem, SpecErrors, parse_json, read_text, too_long_number
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError([f"{path}: no such file"])
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError([f"{path}: cannot be read ({e})"])
-    if p.suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ScenarioError([f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}"])
-    else:
+        text = read_text(p, str(path), what="a scenario file")
+        if p.suffix == ".json":
+            data = parse_json(text, str(path))
+    except SpecErrors as e:
+        raise ScenarioError([f"{path}: {err.message}" if isinstance(err, FileProblem) else str(err)
+                             for err in e.errors])
+    if p.suffix != ".json":
         import yaml
 
         from .specfile import Loader
@@ -82,9 +80,13 @@ def read_file(path: str | Path) -> dict:
             mark = getattr(e, "problem_mark", None)
             where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
             raise ScenarioError([f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}"])
+        except ValueError as e:   # a whole number too long for Python to read
+            long = too_long_number(text, str(path))
+            raise ScenarioError([str(long) if long else f"{path}: not valid YAML: {e}"])
     if not isinstance(data, dict):
         raise ScenarioError([f"{path}: a scenario is a mapping of fields (format, game, players, ...)"])
     return data
+
 
 def _same_spec(spec: Spec, game) -> bool:
     if game in (spec.game, spec.file, spec.origin, spec.name):
@@ -167,10 +169,10 @@ def load(data_or_path, spec: Spec | None = None, readings: Mapping[str, str] | N
     problems += [f"{k}: missing ({what})" for k, (req, what) in known.items() if req and k not in data]
     problems += early
     cites = data.get("cites", [])
-    if not isinstance(cites, list) or any(not isinstance(c, str) or c not in spec.clauses for c in cites):
-        unknown = [c for c in cites if not isinstance(c, str) or c not in spec.clauses] if isinstance(cites, list) \
-            else cites
-        problems.append(f"cites: clause ids of {spec.game}; unknown: {unknown!r}")
+    if not isinstance(cites, list) or any(not isinstance(c, str) for c in cites):
+        problems.append(f"cites: a list of clause ids, got {cites!r}")
+    elif any(c not in spec.clauses for c in cites):
+        problems.append(f"cites: not clauses of {spec.game}: {', '.join(c for c in cites if c not in spec.clauses)}")
     _check_expect_block(spec, data.get("expect"), problems)
     state = None
     if not problems:
@@ -293,7 +295,11 @@ class Judgement:
 
 def judge(scenario: Scenario) -> Judgement:
     """Apply the scenario's moves in order; the first refused one makes it illegal, the
-    first whose outcome no clause decides makes it undecided."""
+    first whose outcome no clause decides makes it undecided. A scenario with no move
+    is a situation, not a question: judging it is a ScenarioError, never "legal"."""
+    if not scenario.moves:
+        raise ScenarioError(["move: missing; a scenario to judge gives the move played from its situation "
+                             "(move: {...}) or the moves (moves: [...])"])
     spec, state = scenario.spec, scenario.state
     steps: list[Step] = []
     merged: dict[str, Basis] = {}

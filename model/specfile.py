@@ -690,29 +690,30 @@ class FileProblem(SpecError):
     command rather than a problem in a spec."""
 
 
-def _read_bytes(path: Path, display: str) -> bytes:
+def _read_bytes(path: Path, display: str, what: str = "a spec file") -> bytes:
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise SpecErrors([FileProblem(display, 1, 1, "no such file")]) from None
     except IsADirectoryError:
-        raise SpecErrors([FileProblem(display, 1, 1, "this is a folder, not a spec file")]) from None
+        raise SpecErrors([FileProblem(display, 1, 1, f"this is a folder, not {what}")]) from None
     except (OSError, ValueError) as exc:   # ValueError: a NUL in the path
         why = getattr(exc, "strerror", None) or str(exc)
         raise SpecErrors([FileProblem(display, 1, 1, f"cannot read the file: {why}")]) from None
     if len(raw) > MAX_BYTES:
-        raise SpecErrors([FileProblem(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes; a spec is far "
-                                                     "smaller (is this a spec file?)")])
+        raise SpecErrors([FileProblem(display, 1, 1, f"the file is larger than {MAX_BYTES:,} bytes; {what} is far "
+                                                     f"smaller (is this {what}?)")])
     return raw
 
 
-def read(path: str | Path, display: str | None = None, check_schema: bool = True) -> tuple[dict, Positions]:
-    """The data and positions of a spec file; `check_schema=False` skips the JSON schema
-    (for the packaged specs, which the tests validate)."""
+def read_text(path: str | Path, display: str | None = None, what: str = "a spec file") -> str:
+    """The text of a file a command reads (a spec, a scenario, FAQ questions): at most
+    MAX_BYTES of it (a device such as /dev/zero ends there), UTF-8, a leading BOM
+    dropped. SpecErrors with the one problem, placed, otherwise."""
     path = Path(path)
     display = display or str(path)
-    raw = _read_bytes(path, display)
+    raw = _read_bytes(path, display, what)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -722,8 +723,61 @@ def read(path: str | Path, display: str | None = None, check_schema: bool = True
         raise SpecErrors([SpecError(display, line, col,
                                     f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} here is not UTF-8 "
                                     "(save the file as UTF-8)")]) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def parse_json(text: str, display: str) -> Any:
+    """A JSON document within the bounds a YAML file has: nesting past MAX_DEPTH and
+    numbers too long for Python to read are refused with their place, as is text that is
+    not JSON. SpecErrors otherwise."""
+    import json
+
+    def refused(index: int, message: str) -> SpecErrors:
+        line = text.count("\n", 0, index) + 1
+        return SpecErrors([SpecError(display, line, index - (text.rfind("\n", 0, index) + 1) + 1, message)])
+
+    depth = 0
+    for m in _JSON_NESTING.finditer(text):
+        bracket = m.group()
+        if bracket == "[" or bracket == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise refused(m.start(), f"the JSON nests more than {MAX_DEPTH} levels deep here; no file rulings "
+                                         "reads needs that many")
+        elif bracket == "]" or bracket == "}":
+            depth -= 1
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise refused(exc.pos, f"not valid JSON: {exc.msg}") from None
+    except ValueError as exc:   # Python's bound on the digits of an int
+        long = too_long_number(text, display) if "digits" in str(exc) else None
+        if long is None:
+            raise refused(0, f"not valid JSON: {exc}") from None
+        raise SpecErrors([long]) from None
+
+
+def too_long_number(text: str, display: str) -> SpecError | None:
+    """The first whole number in `text` past Python's bound on the digits it reads (the
+    ValueError a parser raises for it has no place), as an error at its place."""
+    long = re.search(r"\d{%d,}" % (_MAX_DIGITS() + 1), text)
+    if long is None:
+        return None
+    i = long.start()
+    return SpecError(display, text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1,
+                     f"a number of {len(long.group())} digits is too long to read")
+
+
+_MAX_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 4300)   # (Python 3.10.7 and later)
+# a string (skipped whole: brackets in it do not nest), or a bracket
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def read(path: str | Path, display: str | None = None, check_schema: bool = True) -> tuple[dict, Positions]:
+    """The data and positions of a spec file; `check_schema=False` skips the JSON schema
+    (for the packaged specs, which the tests validate)."""
+    display = display or str(path)
+    text = read_text(path, display)
     data, pos = parse_yaml(text, display)
     errors = validate_schema(data, pos) if check_schema else []
     if errors:

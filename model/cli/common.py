@@ -78,7 +78,8 @@ def _unusable(path: Path, folder: bool) -> str | None:
                 return "it is a folder; name a file"
             if not os.access(path, os.W_OK | (os.X_OK if folder else 0)):
                 return "it is not writable"
-            return None
+            refused = _cannot_create_in(path) if folder else _cannot_open(path)
+            return f"it is not writable: {refused}" if refused else None
         if not folder and not path.name:
             return "it names no file"
         parent = path.parent
@@ -90,8 +91,38 @@ def _unusable(path: Path, folder: bool) -> str | None:
             return f"the folder {parent} is not writable"
         if not folder and path.parent != parent:
             return f"the folder {path.parent} does not exist"
+        refused = _cannot_create_in(parent)
+        if refused:
+            return f"nothing can be created in {parent}: {refused}"
     except (OSError, ValueError) as e:   # a name too long, a NUL in it
         return f"it cannot be used: {getattr(e, 'strerror', None) or e}"
+    return None
+
+
+def _cannot_open(path: Path) -> str | None:
+    """Why the existing regular file `path` cannot be opened for writing (without
+    changing it), or None. Other files (a device, a pipe) are left to the writing."""
+    if not path.is_file():
+        return None
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
+def _cannot_create_in(folder: Path) -> str | None:
+    """Why no file can be created in `folder`, found by creating (and removing) one, or
+    None. The permission bits say too little: root may write anywhere by them, yet not
+    in /proc or /sys, and a read-only or full file system says so only when tried."""
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".rulings-probe-", dir=folder)
+    except OSError as e:
+        return e.strerror or str(e)
+    os.close(fd)
+    os.unlink(name)
     return None
 
 

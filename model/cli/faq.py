@@ -37,6 +37,8 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
     from ..checks.faq_render import RENDERERS
 
     spec = _load(game, ())
+    if questions is not None:
+        _readable(questions)
     try:
         if sys.stderr.isatty() and output:
             from rich.console import Console
@@ -60,3 +62,29 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
         click.echo(f"{len(built.entries)} answers written to {output}", err=True)
     else:
         click.echo(text, nl=False)
+
+
+def _readable(path: str) -> None:
+    """Fail (exit 2) unless `path` reads as a questions file may: at most MAX_BYTES (not
+    /dev/zero), UTF-8, no whole number longer than Python reads. (What it holds is
+    checked when the questions are answered.)"""
+    from ..specfile import FileProblem, SpecErrors, read_text, too_long_number
+    from .common import _fail
+
+    try:
+        text = read_text(path, what="a questions file")
+    except SpecErrors as e:
+        err = e.errors[0]
+        _fail("the FAQ questions cannot be answered:\n  " + (f"{path}: {err.message}" if isinstance(err, FileProblem)
+                                                               else str(err)))
+    import yaml
+
+    from ..specfile import Loader
+
+    try:
+        yaml.load(text, Loader=Loader)
+    except yaml.YAMLError:
+        pass   # answered, with its place, when the questions are read
+    except ValueError:   # a whole number too long for Python to read: the parser's error has no place
+        long = too_long_number(text, path)
+        _fail("the FAQ questions cannot be answered:\n  " + (str(long) if long else f"{path}: not valid YAML"))

@@ -9,6 +9,7 @@ import click
 from ..cards import CardError
 from ..melds import Verdict
 from ..spec import Spec
+from ..specfile import SpecErrors, parse_json
 from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
 
 
@@ -126,18 +127,20 @@ def _batch(spec: Spec, engine: str, source, answer) -> None:
     decider = _engine(engine)
     bad = 0
     try:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
+        stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open(source, "rb")
     except OSError as e:
         _fail(f"cannot read {source}: {e.strerror or e}")
     with stream:
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
+        for number, line in enumerate(_bounded_lines(stream, source), 1):
+            if not isinstance(line, UnicodeDecodeError) and not line.strip():
                 continue
             try:
+                if isinstance(line, UnicodeDecodeError):
+                    raise _BadQuery(f"not UTF-8 text: byte 0x{line.object[line.start]:02x}")
                 try:
-                    query = json.loads(line)
-                except ValueError as e:
-                    raise _BadQuery(f"not JSON: {e}") from None
+                    query = parse_json(line, f"line {number}")
+                except SpecErrors as e:
+                    raise _BadQuery(f"not JSON: {e.errors[0].message}") from None
                 if not isinstance(query, dict) or not isinstance(query.get("cards"), list) \
                         or not all(isinstance(c, str) for c in query["cards"]):
                     raise _BadQuery('a line is an object with "cards" (a list of card tokens) and '
@@ -153,6 +156,28 @@ def _batch(spec: Spec, engine: str, source, answer) -> None:
                 out = {"error": str(e), "line": number}
             click.echo(json.dumps(out))
     sys.exit(EXIT_USAGE if bad else EXIT_OK)
+
+
+MAX_LINE = 100_000   # bytes in a --batch line (a query of a whole deck is some 2,000)
+
+
+def _bounded_lines(stream, source: str):
+    """The lines of the binary `stream`, each read up to MAX_LINE bytes and decoded alone
+    (a line that is not UTF-8 is given as None: that line is bad, not the batch). A longer
+    line (a file with no line's end, such as /dev/zero) ends the batch with exit 2 after
+    the answers already given."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE:
+            _fail(f"{source}: line {number} is longer than {MAX_LINE:,} bytes; a query is far shorter")
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield e
 
 
 def _no_cards_with_batch(cards, level, initial) -> None:

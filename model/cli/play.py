@@ -56,9 +56,9 @@ def judge(game, scenario_file, readings, as_json):
     try:
         data = sc.read_file(scenario_file)
         scen = sc.load(data, spec, choices)
+        j = sc.judge(scen)
     except sc.ScenarioError as e:
         _fail(f"{scenario_file}: the scenario cannot be judged:\n  " + "\n  ".join(e.problems))
-    j = sc.judge(scen)
     out = j.to_json()
     differences = sc.check_expect(j, scen.expect)
     if scen.expect:

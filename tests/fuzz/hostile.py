@@ -206,6 +206,28 @@ def set_at(data, path: tuple, value):
     set_at(data[path[0]], path[1:], value)
 
 
+def mutated_text(draw, data, places) -> str:
+    """`data` (changed in place) with one to three of `places` given another value of
+    their type or a wrong one, dumped as YAML with raw YAML spliced in."""
+    import copy
+
+    for path in draw(st.lists(st.sampled_from(places), min_size=1, max_size=3, unique=True)):
+        try:
+            old = get_at(data, path)
+            # a value of the same type half the time: the schema takes it, and what is
+            # behind the schema (cross-references, the deciders) meets it
+            value = draw(st.one_of(same_type(old), wrong_values))
+            set_at(data, path, copy.deepcopy(value))   # st.just gives one object: a later path must not change it
+        except (KeyError, IndexError, TypeError):
+            pass   # an earlier change removed the place
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10 ** 6)
+    while RAW in text:
+        text = text.replace(RAW, draw(raw_yaml), 1)
+    if "*bomb" in text:
+        text = bomb(draw(st.integers(2, 12))) + text
+    return text
+
+
 @st.composite
 def hostile_specs(draw) -> bytes:
     """A spec file: a packaged spec with fields replaced by wrong values and raw YAML
@@ -221,19 +243,37 @@ def hostile_specs(draw) -> bytes:
     game = draw(st.sampled_from(GAMES))
     import copy
 
-    data = copy.deepcopy(spec_data(game))
-    for path in draw(st.lists(st.sampled_from(all_paths(game)), min_size=1, max_size=3, unique=True)):
-        try:
-            old = get_at(data, path)
-            # a value of the same type half the time: the schema takes it, and what is
-            # behind the schema (cross-references, the deciders) meets it
-            value = draw(st.one_of(same_type(old), wrong_values))
-            set_at(data, path, copy.deepcopy(value))   # st.just gives one object: a later path must not change it
-        except (KeyError, IndexError, TypeError):
-            pass   # an earlier change removed the place
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10 ** 6)
-    while RAW in text:
-        text = text.replace(RAW, draw(raw_yaml), 1)
-    if "*bomb" in text:
-        text = bomb(draw(st.integers(2, 12))) + text
-    return text.encode("utf-8")
+    return mutated_text(draw, copy.deepcopy(spec_data(game)), all_paths(game)).encode("utf-8")
+
+
+# ---- hostile scenarios and FAQ questions -----------------------------------------------------------
+
+SCENARIOS = tuple(sorted((ROOT / "docs" / "scenarios").glob("*/*.yaml")))
+
+
+@lru_cache(maxsize=None)
+def yaml_file(path: Path) -> dict:
+    from rulings.specfile import Loader
+
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+
+
+@st.composite
+def hostile_scenarios(draw) -> tuple[str, bytes]:
+    """(game, file content): a worked scenario of docs/scenarios/ with fields replaced by
+    wrong values and raw YAML, or its first lines followed by YAML-ish text, or bytes."""
+    import copy
+
+    path = draw(st.sampled_from(SCENARIOS))
+    game = path.parent.name
+    kind = draw(st.sampled_from(["mutated", "mutated", "mutated", "mutated", "tail", "bytes"]))
+    if kind == "bytes":
+        return game, draw(st.binary(max_size=300))
+    if kind == "tail":
+        head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:draw(st.integers(0, 12))])
+        alphabet = st.one_of(st.sampled_from(list("[]{}:-&*!|>'\"\n #,?%@`\t\\~.0123456789abc")),
+                             st.characters(codec="utf-8", exclude_categories=("Cs",)))
+        return game, (head + "\n" + draw(st.text(alphabet, max_size=200))).encode("utf-8")
+    data = copy.deepcopy(yaml_file(path))
+    places = tuple(p for p in paths(data) if p)
+    return game, mutated_text(draw, data, places).encode("utf-8")

@@ -32,11 +32,16 @@ SPECS = {
 SCENARIOS = {
     "scenario-deep.yaml": (4, 73, "nests more than 64 levels deep"),
     "scenario-billion-laughs.yaml": (6, 4, "aliases (*name) make this value more than 50,000 values"),
+    "scenario-deep.json": (2, 76, "the JSON nests more than 64 levels deep here"),
+    "scenario-huge-number.json": (2, 13, "a number of 5000 digits is too long to read"),
+    "scenario-huge-number.yaml": (2, 7, "a number of 5000 digits is too long to read"),
 }
 # FAQ questions, answered (exit 2)
 QUESTIONS = {
     "questions-deep.yaml": (4, 72, "nests more than 64 levels deep"),
     "questions-self-alias.yaml": (4, 9, "holds an alias (*name) of itself"),
+    "questions-not-utf8.yaml": (4, 28, "the file is not UTF-8 text: byte 0xe9"),
+    "questions-huge-number.yaml": (1, 9, "a number of 5000 digits is too long to read"),
 }
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from rulings.cli import EXIT_BUG, EXIT_CODES, main
-from rulings.spec import RULEBOOKS_ENV
+from rulings.spec import RULEBOOKS_ENV, spec_path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = str(ROOT / "docs" / "scenarios" / "draw-stock.yaml")
+SCENARIO = str(ROOT / "docs" / "scenarios" / "tick" / "draw-stock.yaml")
 
 
 @pytest.fixture(autouse=True)
@@ -203,3 +204,123 @@ def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
     monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
     run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
     assert made["out"] == tmp_path / "a" / "b"
+
+
+def test_the_scenario_used_here_exists():
+    assert Path(SCENARIO).is_file()
+    run("judge", "tick", SCENARIO, code=0)
+
+
+def test_vectors_into_a_folder_nothing_can_be_created_in(no_work):
+    """/proc passes a permission check when run as root, yet nothing can be created in it:
+    the folder is tried, not its permission bits read (15 s of work were lost before)."""
+    err = usage("vectors", "tick", "-o", "/proc/rulings-vectors")
+    assert "Invalid value for '-o' / '--out': cannot write into '/proc/rulings-vectors'" in err, err
+
+
+def test_faq_into_a_folder_nothing_can_be_created_in(no_work):
+    err = usage("faq", "tick", "-o", "/proc/rulings-faq.html")
+    assert "Invalid value for '-o' / '--output': cannot write '/proc/rulings-faq.html'" in err, err
+
+
+# ---- scenario fields of the wrong type (judge: exit 2, `field: what is wrong`) ------------------
+
+
+def scenario_with(tmp_path: Path, **fields) -> str:
+    data = yaml.safe_load(Path(SCENARIO).read_text(encoding="utf-8"))
+    for k, v in fields.items():
+        if v is None:
+            data.pop(k)
+        else:
+            data[k] = v
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"readings": ["a", "b"]}, "readings: a mapping {clause: reading} of names, got ['a', 'b']"),
+    ({"readings": 5}, "readings: a mapping {clause: reading} of names, got 5"),
+    ({"cites": [["a"]]}, "cites: a list of clause ids, got [['a']]"),
+    ({"cites": ["draw", "nonsense"]}, "cites: not clauses of tick: nonsense"),
+    ({"expect": {"clauses": 5}}, "expect.clauses: a list of clause ids, got 5"),
+    ({"expect": {"result": "x"}}, "expect.result: a mapping of fields, got 'x'"),
+    ({"expect": {"verdict": "maybe"}}, "expect.verdict: one of legal, illegal, undecided, got 'maybe'"),
+    ({"move": None}, "move: missing; a scenario to judge gives the move"),
+    ({"move": None, "moves": []}, "moves: at least one move to judge"),
+], ids=["readings-list", "readings-number", "cites-nested", "cites-unknown", "expect-clauses-number",
+        "expect-result-text", "expect-verdict-maybe", "no-move", "no-moves"])
+def test_a_scenario_field_of_the_wrong_type(tmp_path, fields, message):
+    path = scenario_with(tmp_path, **fields)
+    for extra in ([], ["--json"]):
+        err = usage("judge", "tick", path, *extra)
+        assert err.startswith(f"rulings: {path}: the scenario cannot be judged:\n  "), err
+        assert message in err, err
+
+
+# ---- a spec whose numbers contradict each other -----------------------------------------------
+
+
+def test_players_min_above_max(tmp_path):
+    text = spec_path("tick").read_text(encoding="utf-8")
+    assert text.count("players: {min: 2, max: 8}") == 1
+    path = tmp_path / "tick.yaml"
+    path.write_text(text.replace("players: {min: 2, max: 8}", "players: {min: 9, max: 2}"), encoding="utf-8")
+    line = text[:text.index("players: {min: 2, max: 8}")].count("\n") + 1
+    out = run("validate", str(path), code=1).stdout
+    assert out.startswith(f"{path}:{line}:") and "players: min 9 is more than max 2" in out, out
+    err = usage("meld", str(path), "--level", "1", "5", "5", "5")
+    assert "the spec has errors" in err and "players: min 9 is more than max 2" in err, err
+
+
+# ---- FAQ questions that are not a questions file ------------------------------------------------
+
+
+@pytest.mark.parametrize("content", ["[1, 2, 3]\n", "just text\n", "7\n"], ids=["list", "text", "number"])
+def test_a_questions_file_that_is_not_a_mapping(tmp_path, content):
+    path = tmp_path / "questions.yaml"
+    path.write_text(content)
+    err = usage("faq", "tick", "--questions", str(path))
+    assert "the FAQ questions cannot be answered" in err and "a mapping with format, game, topics and questions" in err
+
+
+# ---- files with no end, and lines that are not JSON or not UTF-8 ------------------------------
+
+
+@pytest.mark.parametrize("command", [["judge", "tick", "/dev/zero"], ["faq", "tick", "--questions", "/dev/zero"]],
+                         ids=["judge", "faq"])
+def test_a_file_with_no_end_is_read_only_up_to_the_bound(command):
+    """/dev/zero was read until memory ran out."""
+    err = usage(*command)
+    assert "/dev/zero: the file is larger than 2,000,000 bytes" in err, err
+
+
+def test_batch_lines_that_are_not_json_or_not_utf8(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b'{"cards": ["5", "5", "5"], "level": 1}\n'
+                     + b'{"cards": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
+                     + b'{"cards": [], "level": ' + b"9" * 5000 + b"}\n"
+                     + b'{"cards": ["5", "\xe9"], "level": 1}\n'
+                     + b'{"cards": ["5", "5", "5", "5"], "level": 1}\n')
+    out = run("meld", "tick", "--batch", str(path), code=2).stdout.splitlines()
+    import json
+
+    answers = [json.loads(line) for line in out]
+    assert [a.get("legal") for a in answers] == [True, None, None, None, True]
+    assert answers[1] == {"error": "not JSON: the JSON nests more than 64 levels deep here; no file rulings reads "
+                                   "needs that many", "line": 2}
+    assert answers[2] == {"error": "not JSON: a number of 5000 digits is too long to read", "line": 3}
+    assert answers[3] == {"error": "not UTF-8 text: byte 0xe9", "line": 4}
+
+
+def test_batch_of_a_file_with_no_line_end():
+    err = usage("meld", "tick", "--batch", "/dev/zero")
+    assert "rulings: /dev/zero: line 1 is longer than 100,000 bytes; a query is far shorter" in err, err
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host", "foo://127.0.0.1:1", "tcp://127.0.0.1:99999",
+                                     "127.0.0.1:0", ":8786"])
+def test_a_scheduler_address_that_is_not_one(address):
+    """`nonsense` and an unknown scheme ended in a ValueError from Dask (exit 70)."""
+    err = usage("simulate", "tick", "--players", "2", "--games", "1", "--executor", "dask", "--scheduler", address)
+    assert f"Invalid value for '--scheduler': {address!r} is not a scheduler address" in err, err
