@@ -66,9 +66,14 @@ FAILURES = {
     "raised": "the Python adapter raised an exception",
     "exited": "the Python adapter called sys.exit",
     "answered an error": "the implementation answered {\"error\": ...}",
-    "not asked": "not sent: the program hung on an earlier request of the same method, or could not be restarted",
+    "not asked": ("not sent: the program hung on an earlier request of the same method, failed two of them in a "
+                  "row, or could not be restarted"),
     "deadline": "the run's deadline passed while the request waited",
 }
+
+
+REPEATED = ("crash", "oversized", "flood")   # failures after which the program is restarted
+MAX_STREAK = 2          # so many of them in a row for one method, and that method is not asked again
 
 
 class _Unsupported:
@@ -313,6 +318,7 @@ class CommandAdapter(Adapter):
         self.starts = 0
         self.hello: Any = None
         self.dead: dict[str, str] = {}          # method -> why it is no longer asked
+        self.streak: dict[str, int] = {}        # method -> its failures in a row that cost a restart
         self.broken = ""                        # why nothing is asked any more
         self.stray = 0
         self.stray_quoted: list[str] = []
@@ -459,6 +465,14 @@ class CommandAdapter(Adapter):
         if answer.failure == "hang":
             self.dead[method] = (f"the program hung on {method} request {answer.request}, so later {method} "
                                  "requests are not sent")
+        elif answer.failure in REPEATED:
+            streak = self.streak[method] = self.streak.get(method, 0) + 1
+            if streak >= MAX_STREAK:       # each costs a restart: a program that always does it is not asked again
+                self.dead[method] = (f"the program failed {streak} {method} requests in a row (the last: "
+                                     f"{answer.failure}, request {answer.request}), so later {method} requests "
+                                     "are not sent")
+        else:
+            self.streak.pop(method, None)
         return answer
 
     def _drain(self) -> None:

@@ -40,11 +40,20 @@ def questions_path(game: str) -> Path:
 
 
 def read_questions(path: str | Path) -> dict:
+    from rulings.specfile import SpecErrors, read_text, too_long_number
+
     p = Path(path)
-    try:
-        data = yaml.load(p.read_text(encoding="utf-8"), Loader=Loader)
-    except FileNotFoundError:
+    if not p.exists():
         raise FaqError([f"{path}: no such file"])
+    try:
+        text = read_text(p, str(path), "a questions file")      # bounded, UTF-8, or a placed error
+    except SpecErrors as e:
+        raise FaqError([str(x) for x in e.errors]) from None
+    long = too_long_number(text, str(path))
+    if long is not None:
+        raise FaqError([str(long)])
+    try:
+        data = yaml.load(text, Loader=Loader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)

@@ -260,7 +260,11 @@ def test_endless_output_without_a_newline_is_cut_at_the_size_limit(tmp_path, vec
                                         "--random", "0"], 120)
     assert code == MISBEHAVED
     oversized = [p for p in errors(out) if p["failure"] == "oversized"]
-    assert len(oversized) == out["errors"]["count"] > 1
+    not_asked = [p for p in errors(out) if p["failure"] == "not asked"]
+    assert len(oversized) == 2                                 # two in a row, then score is not asked again
+    assert out["vectors"]["score"]["error"] == total(out, "score") > 2
+    assert not_asked and {p["family"] for p in not_asked} <= {"score", "game"}
+    assert all("failed 2 score requests in a row" in p["error"] for p in not_asked)
     assert out["harness"]["starts"] >= len(oversized)          # stopped after each, started again for the next
     assert all("longer than 1048576 bytes" in p["error"] for p in oversized)
     assert out["vectors"]["move"]["pass"] == total(out, "move")
@@ -278,7 +282,8 @@ def test_a_huge_answer(tmp_path, vectors_dir):
     code, out, seconds, kib = measured(["--cmd", cmd, "--vectors", str(vectors_dir), "--timeout", "5",
                                         "--random", "0"], 120)
     assert code == MISBEHAVED
-    assert set(out["errors"]["by_failure"]) == {"oversized"}
+    assert set(out["errors"]["by_failure"]) == {"oversized", "not asked"}
+    assert out["errors"]["by_failure"]["oversized"] == 2       # two in a row, then score is not asked again
     assert out["vectors"]["score"]["error"] == total(out, "score")
     assert kib < 1 << 20, f"{kib} KiB"
     assert seconds < 60, seconds
