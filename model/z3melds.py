@@ -193,7 +193,7 @@ class _Queries:
         base = self._hand(hand) + [self.all_laid]
         r = self._check(base)
         if r == z3.sat:
-            return Verdict(True, melds=self._witness(self.s.model(), hand) if witness else [], engine="z3")
+            return Verdict(True, melds=self._fresh_witness(hand, None) if witness else [], engine="z3")
         if r == z3.unsat:
             return Verdict(False, violations=self._explain(hand, best=False) if explain else [], engine="z3")
         return self._unknown()
@@ -233,7 +233,7 @@ class _Queries:
                 hi = k
             else:
                 return self._unknown(" the best lay-down")
-        melds = self._witness(model, hand)
+        melds = self._fresh_witness(hand, lo)
         left = list(hand)
         for i in (i for pm in melds for i in pm.cards):
             left[i] -= 1
@@ -242,6 +242,25 @@ class _Queries:
 
     def _witness(self, model, hand) -> list[PlacedMeld]:
         raise NotImplementedError
+
+    def _fresh_witness(self, hand, at_least: int | None) -> list[PlacedMeld]:
+        """The witness from a solver with no history (built anew, ~5 ms), so that the melds
+        shown depend on the question only, not on what this reused solver was asked before:
+        a batch answers each line as a single query does. `at_least`: the best lay-down's
+        face value (None: the whole hand laid, as `decide` asks)."""
+        fresh = build(self.spec, self.contract, self.N)
+        base = fresh._hand(hand)
+        if at_least is None:
+            base.append(fresh.all_laid)
+        else:
+            if fresh.keep_lit is not None:
+                base.append(fresh.keep_lit)
+            bound = z3.Bool(f"laid_ge_{at_least}")
+            fresh.s.add(z3.Implies(bound, fresh.laid_face >= at_least))
+            base.append(bound)
+        if fresh._check(base) != z3.sat:      # pragma: no cover (the reused solver found one)
+            raise AssertionError("a fresh solver finds no witness the reused one found")
+        return fresh._witness(fresh.s.model(), hand)
 
     # ---- explaining ----------------------------------------------------------------------
     def _explainer(self) -> "_Queries":
