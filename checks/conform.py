@@ -690,16 +690,17 @@ def _ask_move(spec: Spec, adapter: Adapter, cid: str, st, mv, clauses: bool, fam
                       vectors.move_clauses(spec, st, mv, after) if clauses else [], family=family)
 
 
-def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
-    """A wrong answer to a move question asked again on the smallest situation it stays
-    wrong on (witness.shrink_move); `out` itself when nothing smaller is."""
+def _shrink_asked(adapter: Adapter, out: Outcome, start, ask, shrink) -> Outcome:
+    """A wrong answer asked again on the smallest situation it stays wrong the same way on:
+    `start(situation)` the kernel state, `ask(state, final)` the question on a state (final:
+    the one kept, with its clauses), `shrink(state, same)` the smaller states tried. `out`
+    itself when nothing smaller is, or when the implementation answers differently now."""
     from . import witness
 
     sit = out.situation
     try:
-        st = neutral.state_from_neutral(spec, sit["state"])
-        mv = neutral.move_from_neutral(spec, sit["move"])
-        first = _ask_move(spec, adapter, out.id, st, mv, False)
+        st = start(sit)
+        first = ask(st, False)
     except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
         return out
     if first.status != "fail":
@@ -710,19 +711,40 @@ def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
         if adapter.expired():
             return False
         try:
-            return _shape(_ask_move(spec, adapter, out.id, cand, mv, False)) == shape
+            return _shape(ask(cand, False)) == shape
         except (kernel.KernelError, kernel.Undecided, neutral.NeutralError):
             return False
 
-    small, asked = witness.shrink_move(spec, st, mv, same)
+    small, asked = shrink(st, same)
     if small is st:
         return out
-    new = _ask_move(spec, adapter, out.id, small, mv, True, family=out.family)
+    new = ask(small, True)
     if new.status != "fail":       # an implementation that answers the same question differently when asked again
         return out
     new.extra = dict(out.extra)
     new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
                            "asked": asked}
+    return new
+
+
+def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
+    """A wrong answer to a move question asked again on the smallest situation it stays
+    wrong on (witness.shrink_move); `out` itself when nothing smaller is."""
+    from . import witness
+
+    sit = out.situation
+    try:
+        mv = neutral.move_from_neutral(spec, sit["move"])
+    except (neutral.NeutralError, kernel.KernelError, KeyError, TypeError):
+        return out
+
+    def ask(st, final: bool) -> Outcome:
+        return _ask_move(spec, adapter, out.id, st, mv, final, **({"family": out.family} if final else {}))
+
+    new = _shrink_asked(adapter, out, lambda s: neutral.state_from_neutral(spec, s["state"]), ask,
+                        lambda st, same: witness.shrink_move(spec, st, mv, same))
+    if new is out:
+        return out
     if "step" in sit:
         new.extra["from_step"] = {k: sit[k] for k in ("game", "step", "of") if k in sit}
     return _kept(new, adapter)
@@ -745,31 +767,10 @@ def _shrunk_score(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
     """A wrong score asked again on the smallest level's end it stays wrong on."""
     from . import witness
 
-    sit = out.situation
-    try:
-        st = _ended_state(spec, sit["state"])
-        first = _ask_score(spec, adapter, out.id, st, False)
-    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
-        return out
-    if first.status != "fail":
-        return out
-    shape = _shape(first)
-
-    def same(cand) -> bool:
-        if adapter.expired():
-            return False
-        return _shape(_ask_score(spec, adapter, out.id, cand, False)) == shape
-
-    small, asked = witness.shrink(spec, st, same, lambda c: kernel.level_scores(c, None))
-    if small is st:
-        return out
-    new = _ask_score(spec, adapter, out.id, small)
-    if new.status != "fail":
-        return out
-    new.extra = dict(out.extra)
-    new.extra["shrunk"] = {"from": list(witness.size(sit["state"])), "to": list(witness.size(new.situation["state"])),
-                           "asked": asked}
-    return _kept(new, adapter)
+    new = _shrink_asked(adapter, out, lambda s: _ended_state(spec, s["state"]),
+                        lambda st, final: _ask_score(spec, adapter, out.id, st, final),
+                        lambda st, same: witness.shrink(spec, st, same, lambda c: kernel.level_scores(c, None)))
+    return out if new is out else _kept(new, adapter)
 
 
 def _ask_cards(spec: Spec, adapter: Adapter, family: str, cid: str, tokens: list[str], name: str,
