@@ -152,10 +152,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
     if folder:
-        try:
-            docs = vec.read(folder)
-        except vec.VectorError as e:
-            _fail(str(e))
+        docs = _read_vectors(folder)
         m = docs["manifest.json"]
         if m["spec"]["game"] != _load(game, ()).game:
             _fail(f"the vectors in {folder} are for {m['spec']['game']}, not {game}")
@@ -198,19 +195,28 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 5 misbehaved (run.EXIT_CODES)
 
 
+def _read_vectors(folder: str) -> dict:
+    """A vectors folder as `vectors.read` gives it; exit 2 saying what is wrong with it."""
+    from .common import _fail
+
+    from ..checks import vectors as vec
+
+    try:
+        return vec.read(folder)
+    except vec.VectorError as e:
+        _fail(str(e))
+
+
 def _self_test(game, folder, random_cases, seed, readings, as_json) -> None:
     from .common import _fail, _load
 
-    from ..checks import selftest, vectors as vec
+    from ..checks import selftest
 
     spec = _load(game, readings)
     _playable(spec)
     docs = None
     if folder:
-        try:
-            docs = vec.read(folder)
-        except vec.VectorError as e:
-            _fail(str(e))
+        docs = _read_vectors(folder)
         if docs["manifest.json"]["spec"]["game"] != spec.game or docs["manifest.json"]["readings"] != dict(spec.chosen):
             _fail(f"the vectors in {folder} were made for another game or under other readings")
     if as_json or not sys.stderr.isatty():
