@@ -6,9 +6,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 
-from rulings.specfile import Loader
 
 FORMAT = 1
 FINDING_KINDS = ("reading", "claim", "conflict")   # the kinds an entry may link to
@@ -40,24 +38,17 @@ def questions_path(game: str) -> Path:
 
 
 def read_questions(path: str | Path) -> dict:
-    from rulings.specfile import SpecErrors, read_text, too_long_number
+    from rulings.specfile import SpecErrors, YamlProblem, read_text, read_yaml
 
     p = Path(path)
     if not p.exists():
         raise FaqError([f"{path}: no such file"])
     try:
-        text = read_text(p, str(path), "a questions file")      # bounded, UTF-8, or a placed error
+        data = read_yaml(read_text(p, str(path), "a questions file"), str(path))   # bounded, UTF-8
     except SpecErrors as e:
         raise FaqError([str(x) for x in e.errors]) from None
-    long = too_long_number(text, str(path))
-    if long is not None:
-        raise FaqError([str(long)])
-    try:
-        data = yaml.load(text, Loader=Loader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise FaqError([f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}"])
+    except YamlProblem as e:
+        raise FaqError([str(e)]) from None
     return check_questions(data, str(path))
 
 

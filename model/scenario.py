@@ -59,7 +59,7 @@ class Scenario:
 def read_file(path: str | Path) -> dict:
     """A scenario document from a .json, .yaml or .yml file, read within the bounds a
     spec file is read in (size, nesting, aliases, numbers)."""
-    from .specfile import FileProblem, SpecErrors, parse_json, read_text, too_long_number
+    from .specfile import FileProblem, SpecErrors, parse_json, read_text
 
     p = Path(path)
     try:
@@ -70,19 +70,12 @@ def read_file(path: str | Path) -> dict:
         raise ScenarioError([f"{path}: {err.message}" if isinstance(err, FileProblem) else str(err)
                              for err in e.errors])
     if p.suffix != ".json":
-        import yaml
-
-        from .specfile import Loader
+        from .specfile import YamlProblem, read_yaml
 
         try:
-            data = yaml.load(text, Loader=Loader)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-            raise ScenarioError([f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}"])
-        except ValueError as e:   # a whole number too long for Python to read
-            long = too_long_number(text, str(path))
-            raise ScenarioError([str(long) if long else f"{path}: not valid YAML: {e}"])
+            data = read_yaml(text, str(path))
+        except YamlProblem as e:
+            raise ScenarioError([str(e)]) from None
     if not isinstance(data, dict):
         raise ScenarioError([f"{path}: a scenario is a mapping of fields (format, game, players, ...)"])
     return data

@@ -757,6 +757,25 @@ def parse_json(text: str, display: str) -> Any:
         raise SpecErrors([long]) from None
 
 
+class YamlProblem(ValueError):
+    """A text that does not read as YAML: the message names the place."""
+
+
+def read_yaml(text: str, display: str):
+    """A document that is not a spec (a scenario, FAQ questions) read as YAML with the
+    spec's loader; YamlProblem `file:line:col: not valid YAML: ...` otherwise (a whole
+    number too long for Python to read placed too)."""
+    try:
+        return yaml.load(text, Loader=Loader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{display}:{mark.line + 1}:{mark.column + 1}" if mark else display
+        raise YamlProblem(f"{where}: not valid YAML: {getattr(e, 'problem', None) or e}") from None
+    except ValueError as e:   # a whole number too long for Python to read
+        long = too_long_number(text, display)
+        raise YamlProblem(str(long) if long else f"{display}: not valid YAML: {e}") from None
+
+
 def too_long_number(text: str, display: str) -> SpecError | None:
     """The first whole number in `text` past Python's bound on the digits it reads (the
     ValueError a parser raises for it has no place), as an error at its place."""
