@@ -359,7 +359,7 @@ def check_expect(j: Judgement, expect: Mapping | None) -> list[str]:
         if j.result is None:
             out.append("sizes: expected a resulting situation, the moves were not all legal")
         else:
-            for k, v in expect["sizes"].items():
+            for k, v in (expect["sizes"] or {}).items():      # null: a resulting situation, nothing more
                 got_v = j.result.get(k)
                 got_v = [len(x) for x in got_v] if isinstance(got_v, list) and got_v and isinstance(got_v[0], list) \
                     else (len(got_v) if got_v is not None else None)
@@ -369,7 +369,7 @@ def check_expect(j: Judgement, expect: Mapping | None) -> list[str]:
         if j.result is None:
             out.append("result: expected a resulting situation, the moves were not all legal")
         else:
-            for k, v in expect["result"].items():
+            for k, v in (expect["result"] or {}).items():     # null: a resulting situation, nothing more
                 got_v = _normal(j.spec, k, j.result.get(k))
                 if got_v != _normal(j.spec, k, v):
                     out.append(f"result.{k}: expected {v!r}, got {j.result.get(k)!r}")

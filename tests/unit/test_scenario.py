@@ -280,3 +280,18 @@ def test_judge_bad_input_exits_2(tmp_path):
     assert out.exit_code == 2 and "hands[0][1]: unknown card 'Q'" in out.output
     assert run("judge", "level8", str(FOLDER / "draw-stock.yaml")).exit_code == 2
     assert run("judge", "tick", str(tmp_path / "missing.yaml")).exit_code == 2
+
+
+
+@pytest.mark.parametrize("key", ["result", "sizes"])
+def test_a_null_sizes_or_result_expectation_asks_only_for_a_resulting_situation(tmp_path, key):
+    """Found by the scenario fuzz: `expect: {result: null}` ended in an internal error; like
+    `round_end: null`, it now only expects a situation after the moves."""
+    src = Path(__file__).resolve().parents[2] / "docs" / "scenarios" / "tick" / "draw-stock.yaml"
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    data["expect"] = {"verdict": "legal", key: None}
+    p = tmp_path / "null.yaml"
+    p.write_text(yaml.safe_dump(data), encoding="utf-8")
+    r = CliRunner().invoke(main, ["judge", "tick", str(p)])
+    assert r.exit_code == 0, r.output
+    assert "expectation met" in r.output
