@@ -98,6 +98,18 @@ def _placement(spec, contract, table, hand, melds, engine: str, by: str) -> Plac
 
 
 def _best_reference(spec, contract, table, hand, by) -> Placement:
+    from . import reference_sweep
+
+    swept = reference_sweep.best(spec, contract, table, hand, by)      # the sweep, where the melds' shapes allow
+    if swept is None:
+        return Placement(False, engine="reference", note="the table's own cards cannot all be laid out as melds")
+    if swept is not NotImplemented:
+        return _placement(spec, contract, table, hand, swept[1], "reference", by)
+    return _best_search(spec, contract, table, hand, by)
+
+
+def _best_search(spec, contract, table, hand, by) -> Placement:
+    """The reference's general search (any contract; slow past small tables)."""
     both = tuple(x + y for x, y in zip(table, hand))
     found = reference._Search(spec, contract, both, best=True, keep_at_most=hand, score=by).run()
     if found is None:

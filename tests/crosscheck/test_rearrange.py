@@ -58,8 +58,10 @@ def test_z3_reference_and_brute_force_add_as_much(pos, by):
     z, r = ra.best(SPEC, table, hand, by, "z3"), ra.best(SPEC, table, hand, by, "reference")
     assert z.possible is not None, z.note
     assert z.possible and r.possible                 # the table alone is always a table
-    assert z.value == r.value == _brute_best(table, hand, by), (SPEC.cards.tokens(table), SPEC.cards.tokens(hand))
-    for p in (z, r):
+    g = ra._best_search(SPEC, ANY, table, hand, by)        # the general search the sweep stands in for
+    assert z.value == r.value == g.value == _brute_best(table, hand, by), (SPEC.cards.tokens(table),
+                                                                         SPEC.cards.tokens(hand))
+    for p in (z, r, g):
         new = [SPEC.cards.hand(SPEC.cards.types[t] for t in m.cards) for m in p.melds]
         j = ra.judge(SPEC, melds, hand, new)
         assert j.legal, (p.engine, j.why)
@@ -127,3 +129,24 @@ def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
     want = _brute_initial(hand, by)
     got = [p.value if p.possible else 0 for p in (z, r)]
     assert got == [want, want], (SPEC.cards.tokens(hand), got, want)
+
+
+# ---- tables the general search could not reach: 30 to 60 cards, racks of 14 ------------------
+
+from hypothesis import settings  # noqa: E402
+
+from rulings.checks.table_positions import position  # noqa: E402
+
+
+@settings(max_examples=12)        # each example is a whole table of 30-60 cards solved twice over
+@given(st.integers(0, 2 ** 32 - 1), st.integers(30, 60), st.sampled_from(ra.BY))
+def test_z3_and_the_reference_sweep_agree_on_full_tables(seed, size, by):
+    melds, table, hand = position(SPEC, seed, size, 14)
+    assert sum(table) >= size and sum(hand) == 14
+    z, r = ra.best(SPEC, table, hand, by, "z3"), ra.best(SPEC, table, hand, by, "reference")
+    assert z.possible is True, z.note
+    assert r.possible is True
+    assert z.value == r.value, (seed, size, by, z.value, r.value)
+    new = [SPEC.cards.hand(SPEC.cards.types[t] for t in m.cards) for m in r.melds]
+    j = ra.judge(SPEC, melds, hand, new)
+    assert j.legal and j.placed == r.placed, j.why
