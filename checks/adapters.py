@@ -6,6 +6,8 @@ Four questions, the same two ways (docs/conformance.md is the reference):
     best_lay(cards, contract)-> points | null     the most points a lay-down from this hand lays
     move(state, move)        -> {"legal": false} | {"legal": true, "state": state after}
     score(state)             -> [points, ...]     each player's score for the level that ended
+    best_play(table, rack, by, initial) -> {"placed": n, "table": [[card, ...], ...]}
+                                                  the most a rack adds to a shared table of melds
 
 - a Python object (`--adapter package.module:factory`, or `path/to/file.py:factory`):
   `factory()` returns an object with those methods; a missing method, `NotImplementedError`
@@ -46,6 +48,7 @@ from typing import Any, Mapping
 
 PROTOCOL = 1
 METHODS = ("meld", "best_lay", "move", "score")
+TABLE_METHODS = ("best_play",)     # asked of games with a shared table of melds (conform_table.py)
 DEFAULT_TIMEOUT = 10.0
 HELLO_TIMEOUT = 5.0            # starting a program may take longer than one answer: max(this, --timeout)
 MAX_ANSWER = 1 << 20           # bytes in one line of the program's stdout
@@ -188,7 +191,7 @@ class Adapter:
 
 
 _ARGS = {"meld": ("cards", "contract"), "best_lay": ("cards", "contract"), "move": ("state", "move"),
-         "score": ("state",)}
+         "score": ("state",), "best_play": ("table", "rack", "by", "initial")}
 
 
 def _where(e: BaseException) -> str:
@@ -200,7 +203,7 @@ def _where(e: BaseException) -> str:
 
 def supported(obj: Any) -> list[str]:
     """The protocol's methods an object has."""
-    return [m for m in METHODS if callable(getattr(obj, m, None))]
+    return [m for m in METHODS + TABLE_METHODS if callable(getattr(obj, m, None))]
 
 
 class PythonAdapter(Adapter):
@@ -277,7 +280,7 @@ def load_python(target: str) -> PythonAdapter:
         raise AdapterError(f"{target}() raised {type(e).__name__}: {e}") from None
     if not supported(obj):
         raise AdapterError(f"{target} gives a {type(obj).__name__} with none of the methods "
-                           f"{', '.join(METHODS)}: there is nothing to ask it")
+                           f"{', '.join(METHODS + TABLE_METHODS)}: there is nothing to ask it")
     return PythonAdapter(obj, name=target)
 
 

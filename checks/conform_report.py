@@ -37,6 +37,10 @@ def describe(situation: dict) -> str:
     """A situation in a few lines of words, in the terms of its game's spec."""
     if "cards" in situation:
         return f"{situation['contract']}: {_cards(situation['cards']) or '(no cards)'}"
+    if "rack" in situation and "table" in situation:           # best_play (conform_table.py)
+        table = " | ".join(_cards(m) for m in situation["table"]) if isinstance(situation["table"], list) else ""
+        return (f"table: {table or '(empty)'}\nrack: {_cards(situation['rack']) or '(empty)'}\n"
+                f"counted by {situation.get('by')}" + (", the player's initial meld" if situation.get("initial") else ""))
     state = situation.get("state")
     spec = _spec_of(state) if isinstance(state, dict) else None
     if spec is None:
@@ -112,6 +116,11 @@ def _verdict(family: str, said: Any) -> str:
         word = ("legal" if said["legal"] else "illegal") if family == "meld" else \
             ("legal" if said["legal"] else "refused")
         return word
+    if "placed" in said:
+        shown = f"places {said['placed']}" + (f" ({said['by']})" if said.get("by") else "")
+        if isinstance(said.get("table"), list):
+            shown += "; table after: " + " | ".join(_cards(m) for m in said["table"])
+        return shown
     if "points" in said:
         return "no lay-down possible" if said["points"] is None else f"{said['points']} points"
     if "scores" in said:

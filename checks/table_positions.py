@@ -46,10 +46,11 @@ def _meld(spec, p, rng: random.Random, pack: list[int]) -> list[int] | None:
     return cards
 
 
-def position(spec, seed: int, table_cards: int, rack_cards: int = 14):
+def position(spec, seed: int, table_cards: int, rack_cards: int = 14, rack_melds: int = 0):
     """(melds as counts, table counts, rack counts): melds until the table holds about
     `table_cards` cards (it stops at the first meld that reaches it), then a rack of
-    `rack_cards` from what is left, shuffled."""
+    `rack_cards` from what is left, shuffled; with `rack_melds`, the rack starts with that
+    many melds' cards (as far as they fit in it)."""
     contract = ra.table_contract(spec)
     p = reference_sweep.plan(spec, contract)
     if p is None:
@@ -70,10 +71,17 @@ def position(spec, seed: int, table_cards: int, rack_cards: int = 14):
         if not ra.judge(spec, [], m, [tuple(m)]).legal:       # pragma: no cover - the builder's own check
             raise PositionError(f"built an invalid meld: {spec.cards.tokens(m)}")
         melds.append(tuple(m))
+    rack = [0] * n
+    for _ in range(rack_melds):
+        cards = _meld(spec, p, rng, pack) or []
+        room = rack_cards - sum(rack)
+        for t in cards[:room]:
+            rack[t] += 1
+        for t in cards[room:]:
+            pack[t] += 1                    # what does not fit in the rack goes back
     rest = [t for t in range(n) for _ in range(pack[t])]
     rng.shuffle(rest)
-    rack = [0] * n
-    for t in rest[:rack_cards]:
+    for t in rest[:rack_cards - sum(rack)]:
         rack[t] += 1
     table = tuple(sum(m[t] for m in melds) for t in range(n))
     return melds, table, tuple(rack)

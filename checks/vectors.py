@@ -790,6 +790,9 @@ def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None =
     docs = {FILES["meld"]: _doc(spec, "meld", melds), FILES["best_lay"]: _doc(spec, "best_lay", best),
             FILES["move"]: _doc(spec, "move", moves), FILES["score"]: _doc(spec, "score", scores),
             FILES["game"]: _doc(spec, "game", games)}
+    from . import vectors_table
+
+    docs.update(vectors_table.documents(spec, size))      # a game with a shared table: best_play.json
     docs["manifest.json"] = manifest(spec, size, docs, notes)
     return docs
 

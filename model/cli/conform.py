@@ -10,18 +10,25 @@ import click
 from .common import READING_HELP, output_folder
 
 
-def _playable(spec) -> None:
+def _playable(spec, table: bool = False) -> bool:
     """Vectors need a game the kernel plays whole; say so plainly when the spec leaves a
-    question of play open."""
+    question of play open. With `table`, a game with a shared table of melds is asked the
+    table question alone (False returned) instead."""
     from rulings import kernel
     from .common import _fail
 
     open_ = kernel.rules(spec).unanswered()
+    if open_ and table:
+        from ..checks import vectors_table
+
+        if vectors_table.applies(spec):
+            return False
     if open_:
         from rulings.kernel.vocabulary import question
 
         _fail(f"conformance covers games the kernel plays whole, and {spec.game}'s spec leaves open: "
               + "; ".join(question(q) for q in open_))
+    return True
 
 
 @click.command()
@@ -52,10 +59,15 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
     from ..checks import vectors as vec
 
     spec = _load(game, readings)
-    _playable(spec)
+    whole = _playable(spec, table=True)
     t0 = time.perf_counter()
     with _progress("writing vectors", as_json):
-        docs = vec.generate(spec, size)
+        if whole:
+            docs = vec.generate(spec, size)
+        else:                           # the table question alone: the turn rules are still prose
+            from ..checks import vectors_table
+
+            docs = vectors_table.generate_only(spec, size)
         folder = vec.write(docs, out)
     m = docs["manifest.json"]
     if as_json:
@@ -151,8 +163,9 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     if bool(adapter) == bool(cmd):
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
+    table_only = not _playable(_load(game, readings), table=True)
     if folder:
-        docs = _read_vectors(folder)
+        docs = _read_vectors(folder, table_only)
         m = docs["manifest.json"]
         if m["spec"]["game"] != _load(game, ()).game:
             _fail(f"the vectors in {folder} are for {m['spec']['game']}, not {game}")
@@ -167,7 +180,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
             _fail(f"the vectors in {folder} name a spec that cannot be loaded: {e}")
     else:
         spec = _load(game, readings)
-    _playable(spec)
+    table_only = not _playable(spec, table=True)
     try:
         impl = adapters.load(adapter, cmd, timeout=timeout, game=spec.game, deadline=ends)
         impl.start()
@@ -175,7 +188,11 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
         _fail(str(e))
     try:
         kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
-        if as_json or not sys.stderr.isatty():
+        if table_only:                   # the table question alone (checks/conform_table.py)
+            from ..checks import conform_table
+
+            report = conform_table.conform(spec, impl, docs, random_cases, seed, **kw)
+        elif as_json or not sys.stderr.isatty():
             report = run.conform(spec, impl, docs, random_cases, seed, **kw)
         else:
             from rich.console import Console
@@ -183,6 +200,8 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
             with Console(stderr=True).status("conform") as status:
                 report = run.conform(spec, impl, docs, random_cases, seed,
                                      progress=lambda m: status.update(f"conform: {m}"), **kw)
+        if not table_only:
+            _table_too(spec, impl, folder, random_cases, seed, report)
     finally:
         impl.close()
     if docs is not None and docs["manifest.json"]["spec"]["sha256"] != vec.spec_digest(spec):
@@ -195,14 +214,29 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     sys.exit(report.exit_code)      # 0 conforms, 1 diverged, 5 misbehaved (run.EXIT_CODES)
 
 
-def _read_vectors(folder: str) -> dict:
-    """A vectors folder as `vectors.read` gives it; exit 2 saying what is wrong with it."""
+def _table_too(spec, impl, folder, random_cases, seed, report) -> None:
+    """A game the kernel plays whole that also has a shared table: the table question too."""
+    from pathlib import Path
+
+    from ..checks import conform_table, vectors_table
+
+    if not vectors_table.applies(spec):
+        return
+    docs = None
+    if folder and (Path(folder) / vectors_table.FILE).is_file():
+        docs = _read_vectors(folder, table_only=True)
+    conform_table.conform(spec, impl, docs, random_cases, seed, report=report)
+
+
+def _read_vectors(folder: str, table_only: bool = False) -> dict:
+    """A vectors folder as `vectors.read` gives it (`vectors_table.read` for the table
+    question alone); exit 2 saying what is wrong with it."""
     from .common import _fail
 
-    from ..checks import vectors as vec
+    from ..checks import vectors as vec, vectors_table
 
     try:
-        return vec.read(folder)
+        return vectors_table.read(folder) if table_only else vec.read(folder)
     except vec.VectorError as e:
         _fail(str(e))
 
@@ -215,8 +249,9 @@ def _self_test(game, folder, random_cases, seed, readings, as_json) -> None:
     spec = _load(game, readings)
     _playable(spec)
     docs = None
+    table_only = not _playable(_load(game, readings), table=True)
     if folder:
-        docs = _read_vectors(folder)
+        docs = _read_vectors(folder, table_only)
         if docs["manifest.json"]["spec"]["game"] != spec.game or docs["manifest.json"]["readings"] != dict(spec.chosen):
             _fail(f"the vectors in {folder} were made for another game or under other readings")
     if as_json or not sys.stderr.isatty():
