@@ -118,39 +118,64 @@ def _best_search(spec, contract, table, hand, by) -> Placement:
     return _placement(spec, contract, table, hand, melds, "reference", by)
 
 
+def _laid_sum(sp, spec, by: str):
+    """Cards (or face value) laid in all, one term per solver, made once."""
+    import z3
+
+    cache = sp.__dict__.setdefault("_laid_sums", {})
+    if by not in cache:
+        types = spec.cards.types
+        cache[by] = z3.Sum([(1 if by == "cards" else types[t].value) * sp.L[t] for t in sp.L])
+    return cache[by]
+
+
 def _best_z3(spec, contract, table, hand, by) -> Placement:
+    """The descending "placed >= k" on the reused solver: all of the hand asked first (one
+    check when it all goes down), then the best a model reached, then halves between."""
     import z3
 
     from . import z3melds
 
     both = tuple(x + y for x, y in zip(table, hand))
     sp = z3melds.solver_for(spec, contract, both)
-    types = spec.cards.types
     base = sp._hand(both)
-    gain = z3.Sum([(1 if by == "cards" else types[t].value) * (sp.L[t] - table[t]) for t in sp.L])
+    offset = _value(spec, table, by)                          # laid = placed + the table's own
+    laid = _laid_sum(sp, spec, by)
     sp.s.push()
     try:
         sp.s.add([sp.L[t] >= table[t] for t in sp.L if table[t]])
-        r = sp._check(base)
-        if r == z3.unsat:
-            return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
-        if r != z3.sat:
-            return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
-        model = sp.s.model()
-        lo = model.eval(gain, True).as_long()                 # reached
-        hi = _value(spec, hand, by) + 1                       # out of reach
-        first = True
-        while hi - lo > 1:
-            k = hi - 1 if first else (lo + hi + 1) // 2      # all of it first: often the answer
-            first = False
+
+        def at_least(k):
             bound = z3.Bool(f"placed_ge_{by}_{k}")
-            sp.s.add(z3.Implies(bound, gain >= k))
-            r = sp._check(base + [bound])
+            sp.s.add(z3.Implies(bound, laid >= k + offset))
+            return sp._check(base + [bound])
+
+        def reached():
+            return sp.s.model().eval(laid, True).as_long() - offset
+
+        hi = _value(spec, hand, by) + 1                       # out of reach
+        model, lo = None, None
+        if hi > 1:
+            r = at_least(hi - 1)
             if r == z3.sat:
-                model = sp.s.model()
-                lo = model.eval(gain, True).as_long()
+                model, lo = sp.s.model(), hi - 1
+            elif r != z3.unsat:
+                return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
+            else:
+                hi -= 1
+        if model is None:
+            r = sp._check(base)
+            if r == z3.unsat:
+                return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
+            if r != z3.sat:
+                return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
+            model, lo = sp.s.model(), reached()
+        while hi - lo > 1:
+            r = at_least((lo + hi + 1) // 2)
+            if r == z3.sat:
+                model, lo = sp.s.model(), reached()
             elif r == z3.unsat:
-                hi = k
+                hi = (lo + hi + 1) // 2
             else:
                 return Placement(None, engine="z3", note=f"z3 could not decide the most: {sp.s.reason_unknown()}")
         melds = sp._witness(model, both)
