@@ -24,6 +24,7 @@ from . import reference
 from .melds import Contract, PlacedMeld
 
 BY = ("cards", "points")
+DESCEND = 1          # Z3: "placed >= k" asked for the top few k before a model's own value is taken
 
 
 class RearrangeError(ValueError):
@@ -129,6 +130,40 @@ def _laid_sum(sp, spec, by: str):
     return cache[by]
 
 
+def _most_placeable(spec, contract, table, hand, by) -> int | None:
+    """An upper bound of what the hand can add: its cards that could join some meld at all
+    (a run window or a group of the smallest size around the card, every other place filled
+    by a card on the table or in the hand, or by a wild), and its wilds. None where the
+    spec's melds are not runs and groups (`reference_sweep.plan`)."""
+    from . import reference_sweep
+
+    p = reference_sweep.plan(spec, contract)
+    if p is None:
+        return None
+    types = spec.cards.types
+    have = {c: table[t] + hand[t] for c, t in p.cell.items()}
+    wilds = sum(table[w] + hand[w] for w in p.wilds)
+    rv = p.run_values
+    sizes = sorted(p.group_kind)
+    out = 0
+    for (v, o), t in p.cell.items():
+        if not hand[t]:
+            continue
+        ok = False
+        if p.run_kind:
+            i, m = rv.index(v), p.run_min
+            for s in range(max(0, i - m + 1), min(i, len(rv) - m) + 1):
+                if sum(not have[(rv[j], o)] for j in range(s, s + m) if j != i) <= wilds:
+                    ok = True
+                    break
+        if not ok and sizes:
+            others = sum(1 for o2 in p.other_values if o2 != o and have[(v, o2)])
+            ok = others + wilds >= sizes[0] - 1
+        if ok:
+            out += hand[t] * (1 if by == "cards" else types[t].value)
+    return out + sum(hand[w] * (1 if by == "cards" else types[w].value) for w in p.wilds)
+
+
 def _best_z3(spec, contract, table, hand, by) -> Placement:
     """The descending "placed >= k" on the reused solver: all of the hand asked first (one
     check when it all goes down), then the best a model reached, then halves between."""
@@ -153,16 +188,19 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
         def reached():
             return sp.s.model().eval(laid, True).as_long() - offset
 
-        hi = _value(spec, hand, by) + 1                       # out of reach
+        most = _most_placeable(spec, contract, table, hand, by)
+        hi = (_value(spec, hand, by) if most is None else most) + 1      # out of reach
         model, lo = None, None
-        if hi > 1:
+        for _ in range(DESCEND if by == "cards" else 1):     # down from the top: the answer is mostly near it
+            if hi <= 1:
+                break
             r = at_least(hi - 1)
             if r == z3.sat:
                 model, lo = sp.s.model(), hi - 1
-            elif r != z3.unsat:
+                break
+            if r != z3.unsat:
                 return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
-            else:
-                hi -= 1
+            hi -= 1
         if model is None:
             r = sp._check(base)
             if r == z3.unsat:
