@@ -78,7 +78,7 @@ def main(argv=None) -> int:
     if package:
         package(table, rack, melds)
 
-    rows, report = [], {}
+    rows, report, all_times, all_tiles = [], {}, {}, []
     for name, size, rack_melds in CLASSES:
         times = {e: [] for e in [*engines, *(["rummikub-solver"] if package else [])]}
         slow = {e: 0 for e in times}
@@ -88,6 +88,7 @@ def main(argv=None) -> int:
         for i in range(a.per):
             melds, table, rack = position(spec, a.seed * 10_000 + size * 100 + i, size, 14, rack_melds)
             tiles.append(sum(table))
+            all_tiles.append(sum(table))
             answers = {}
             for e, f in engines.items():
                 t0 = time.perf_counter()
@@ -114,7 +115,17 @@ def main(argv=None) -> int:
             e: {"median": statistics.median(ts), "p90": _p90(ts), "over_limit_or_unknown": slow[e],
                 "differ_from_reference": differ[e]} for e, ts in times.items()}, "differences": shown}
         for e, ts in times.items():
+            all_times.setdefault(e, []).extend(ts)
             rows.append((name, f"{min(tiles)}-{max(tiles)}", e, statistics.median(ts), _p90(ts), slow[e], differ[e], len(ts)))
+    classes = list(report.values())
+    for e, ts in all_times.items():
+        slow_n = sum(r["engines"][e]["over_limit_or_unknown"] for r in classes)
+        diff = sum(r["engines"][e]["differ_from_reference"] for r in classes)
+        rows.append(("all", f"{min(all_tiles)}-{max(all_tiles)}", e, statistics.median(ts), _p90(ts), slow_n, diff,
+                     len(ts)))
+        report.setdefault("all", {"engines": {}})["engines"][e] = {
+            "median": statistics.median(ts), "p90": _p90(ts), "over_limit_or_unknown": slow_n,
+            "differ_from_reference": diff}
     if a.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -124,7 +135,7 @@ def main(argv=None) -> int:
     for name, tiles, e, med, p90, slow_n, diff, n in rows:
         print(f"{name:>6} {tiles:>7} {e:>16} {med:9.3f} {p90:8.3f} {slow_n:>9} {diff:>4}/{n}")
     for name, r in report.items():
-        for d in r["differences"]:
+        for d in r.get("differences", []):
             print(f"  {name}: {d['engine']} placed {d['said']}, the reference {d['reference']} (seed {d['seed']})")
     return 0
 
