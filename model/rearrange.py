@@ -24,7 +24,6 @@ from . import reference
 from .melds import Contract, PlacedMeld
 
 BY = ("cards", "points")
-DESCEND = 1          # Z3: "placed >= k" asked for the top few k before a model's own value is taken
 
 
 class RearrangeError(ValueError):
@@ -191,16 +190,14 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
         most = _most_placeable(spec, contract, table, hand, by)
         hi = (_value(spec, hand, by) if most is None else most) + 1      # out of reach
         model, lo = None, None
-        for _ in range(DESCEND if by == "cards" else 1):     # down from the top: the answer is mostly near it
-            if hi <= 1:
-                break
+        if hi > 1:                                            # the top first: often the answer
             r = at_least(hi - 1)
             if r == z3.sat:
                 model, lo = sp.s.model(), hi - 1
-                break
-            if r != z3.unsat:
+            elif r == z3.unsat:
+                hi -= 1
+            else:
                 return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
-            hi -= 1
         if model is None:
             r = sp._check(base)
             if r == z3.unsat:
