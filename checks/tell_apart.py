@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from rulings import kernel
+from rulings.kernel.codec import move_words
 from rulings.spec import Spec
 
 from .search_melds import meld_difference_z3
@@ -116,6 +117,12 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                        "replay": {"seed": f["seed"], "players": f["players"], "moves": f["moves"]}}
             if f.get("scenario"):
                 witness["scenario"] = f["scenario"]
+            if f.get("situation"):      # the situation shrunk by shrink_play, a scenario for `rulings judge`
+                sh = f["shrunk"]
+                witness.update(situation=f["situation"], shrunk=sh.words())
+                verdict += (f"; shrunk to a built situation of {sh.after['players']} players and {sh.after['cards']} "
+                            f"cards where {move_words(spec_a, f['situation']['moves'][0])} is {sh.a} under {a} and "
+                            f"{sh.b} under {b}")
             return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0)
         bounds.append("no move in " + ps.bound + (" (time budget reached)" if ps.budget_hit else ""))
     else:
