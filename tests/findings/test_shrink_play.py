@@ -53,15 +53,15 @@ def test_play_witness_is_shrunk_minimal_and_replays_in_judge(tmp_path, game, cid
     f = compare_readings(spec, cid, other, play_seconds=60)
     assert f.extra["told_apart"], f.verdict
     w = f.witness
-    assert "situation" in w and "shrunk to a built situation" in f.verdict, f.verdict
+    assert "shrunk" in w and "shrunk to a built situation" in f.verdict, f.verdict
     spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
-    doc = w["situation"]
+    doc = w["shrunk"]["scenario"]
     assert differs(spec, spec_b, doc)
     # smaller than the situation the seeded game reached
     before, after = size(spec, w["scenario"]), size(spec, doc)
     assert (after["players"], after["cards"]) < (before["players"], before["cards"]) or \
         after["history"] < before["history"]
-    assert "no single seat, card" in w["shrunk"]
+    assert "no single seat, card" in w["shrunk"]["how"]
     # 1-minimal: no single removal keeps the difference
     steps = list(single_steps(spec, doc))
     own = list(_card_removals(spec, doc))
