@@ -93,7 +93,8 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
             witness = {"cards": cards, "contract": contract,
                        a: _z3_evidence(spec_a, contract, hand), b: _z3_evidence(spec_b, contract, hand)}
             verdict = (f"they disagree on {' '.join(cards)} ({contract}): {'legal' if la else 'illegal'} under {a}, "
-                       f"{'legal' if lb else 'illegal'} under {b}")
+                       f"{'legal' if lb else 'illegal'} under {b}; "
+                       + ("smallest: proven" if ms.complete else "smallest found, not proven"))
             return Told(True, verdict, witness, methods[-1], seconds=time.perf_counter() - t0)
         bounds.append(f"no hand of 1 to {ms.size_reached} cards" + ("" if ms.complete else
                       f" (the {meld_seconds:.0f} s budget stopped the search inside {ms.size_reached + 1} cards)"))
