@@ -49,7 +49,8 @@ class Shrunk:
 
     def words(self) -> str:
         def size(s):
-            return (f"{s['players']} players, {s['cards']} cards, a move of size {s['move']}, history {s['history']}, "
+            move = f", a move of {s['move']} card(s) or unit(s)" if s["move"] else ""
+            return (f"{s['players']} players, {s['cards']} cards{move}, history {s['history']}, "
                     f"counters {s['counters']} from their start")
         proven = ("no single seat, card, card or unit of the move, step of history or step of a counter can be "
                   "removed and the verdicts "
@@ -123,18 +124,23 @@ def size(spec, doc: dict) -> dict:
     for c in counters:
         v = doc.get(c.id, [c.start] * doc["players"] if c.each else c.start)
         off += sum(abs(x - c.start) for x in v) if c.each else abs(v - c.start)
-    return {"players": doc["players"], "cards": cards, "move": _move_size(doc["moves"][0]), "history": history,
-            "counters": off}
+    return {"players": doc["players"], "cards": cards, "move": _move_size(spec, doc["moves"][0]),
+            "history": history, "counters": off}
 
 
-def _move_size(move_doc) -> int:
-    """A move's own size: the cards it names, or the units it takes."""
-    (_, arg), = move_doc.items()
-    if isinstance(arg, dict):
+def _move_size(spec, move_doc) -> int:
+    """A move's own size: the cards it names, or the units it takes (0 for a move that
+    names neither: a draw from a pile, a seat)."""
+    (mid, arg), = move_doc.items()
+    r = kernel.rules(spec)
+    kind = codec._arg_kind(r, r.moves[mid]) if mid in r.moves else None
+    if kind == "card":
+        return 1
+    if kind == "extend" and isinstance(arg, dict):
         arg = arg.get("cards")
-    if isinstance(arg, list):
+    if kind in ("cards", "extend") and isinstance(arg, list):
         return len(arg)
-    return arg if isinstance(arg, int) and not isinstance(arg, bool) and arg > 0 else 0
+    return arg if kind == "units" and isinstance(arg, int) and not isinstance(arg, bool) else 0
 
 
 def _key(s: dict) -> tuple:
