@@ -213,12 +213,8 @@ def _tempo_clauses(spec: Spec, mdl: Model) -> list[str]:
             + [m.clause for m in mdl.draws] + [m.clause for m in mdl.enders])
 
 
-def _fewest_units(spec, cid, args, t0, bound):
+def _fewest_units(spec, cid, args, t0, bound, mdl: Model):
     level, mid = int(args["level"]), args["move"]
-    try:
-        mdl = Model(spec)
-    except NotModelled as e:
-        return _finding(spec, cid, None, f"not modelled: {e}", t0)
     if mid not in {m.id for m in mdl.draws}:
         return _finding(spec, cid, None, f"the spec has no draw {mid!r} that starts a turn", t0)
     lo, hi = mdl.r.players_range()
@@ -269,11 +265,7 @@ def _fewest_units(spec, cid, args, t0, bound):
     return _finding(spec, cid, False, verdict, t0, witness, how, also)
 
 
-def _first_go_out(spec, cid, args, t0, bound):
-    try:
-        mdl = Model(spec)
-    except NotModelled as e:
-        return _finding(spec, cid, None, f"not modelled: {e}", t0)
+def _first_go_out(spec, cid, args, t0, bound, mdl: Model):
     lo, hi = mdl.r.players_range()
     level = levels(spec)[0]
     rows, unreached = [], []
@@ -302,12 +294,8 @@ def _first_go_out(spec, cid, args, t0, bound):
     return _finding(spec, cid, holds, verdict, t0, {"by_players": rows}, how, also)
 
 
-def _wins(spec, cid, args, t0, bound):
+def _wins(spec, cid, args, t0, bound, mdl: Model):
     level, by = int(args["level"]), args["by"]
-    try:
-        mdl = Model(spec)
-    except NotModelled as e:
-        return _finding(spec, cid, None, f"not modelled: {e}", t0)
     ends = "went_out" if by == "go_out" else "at_once"
     n = mdl.r.players_range()[0]
     got = reach(spec, level, n, bound, ["turn"], ends=ends, model=mdl)
@@ -334,11 +322,7 @@ def _wins(spec, cid, args, t0, bound):
                     how, also)
 
 
-def _advance(spec, cid, args, t0, bound):
-    try:
-        mdl = Model(spec)
-    except NotModelled as e:
-        return _finding(spec, cid, None, f"not modelled: {e}", t0)
+def _advance(spec, cid, args, t0, bound, mdl: Model):
     r = mdl.r
     counter = args.get("counter") or mdl.contract_counter
     if counter not in r.counters or not r.counters[counter].each:
@@ -400,8 +384,12 @@ def evaluate(spec: Spec, cid: str, claim: dict, bound: int) -> Finding:
     try:
         if what in KINDS:
             return KINDS[what](spec, cid, args, t0)
-        if what in SEARCHED:
-            return SEARCHED[what](spec, cid, args, t0, bound)
+        if what in SEARCHED:        # the claims searched by bounded model checking: one model of the spec's moves
+            try:
+                mdl = Model(spec)
+            except NotModelled as e:
+                return _finding(spec, cid, None, f"not modelled: {e}", t0)
+            return SEARCHED[what](spec, cid, args, t0, bound, mdl)
     except kernel.Undecided as e:
         return _finding(spec, cid, None, f"the spec does not decide: {e.question}", t0)
     return _finding(spec, cid, None, f"no evaluator for claims of kind {what!r}", t0)

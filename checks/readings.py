@@ -4,7 +4,9 @@ For every clause with readings, the reading in force (the adopted one, unless
 `--reading` chose another) is compared with each other one by the one generic search of
 `tell_apart`: Z3 over hands, fewest cards first, where the readings change meld
 legality; seeded play in the kernel, every state judged under both readings, for
-everything else (a constructed situation first where `turns.targeted` has one).
+everything else (a constructed situation first where `turns.targeted` has one), then,
+where play meets no difference, situations built by Hypothesis from the spec's zones
+and counters (`search_situations`).
 
 A difference is a finding, resolved when the clause names an adopted reading (the spec
 has chosen): these say where a rule writer should make the text say what the spec
@@ -33,7 +35,7 @@ def differing_keys(spec: Spec, cid: str, a: str, b: str) -> set[str]:
 
 
 def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.0,
-                     play_seconds: float = 20.0, max_moves: int = 800) -> Finding:
+                     play_seconds: float = 20.0, max_moves: int = 800, situation_seconds: float = 30.0) -> Finding:
     """The reading of `cid` in force in `spec` against `other`, by the generic search."""
     from . import turns
 
@@ -57,7 +59,7 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
     fa = dict(clause.formal, **clause.readings[current].formal)
     fb = dict(clause.formal, **clause.readings[other].formal)
     told = tell_apart(spec, spec_b, current, other, meld_seconds=meld_seconds, play_seconds=play_seconds,
-                      max_moves=max_moves,
+                      max_moves=max_moves, situation_seconds=situation_seconds,
                       targeted=lambda: turns.targeted(spec, spec_b, current, other, fa, fb, keys))
     if told.apart:
         return Finding(**common, verdict=told.verdict, witness=told.witness, method=told.method,

@@ -41,12 +41,15 @@ def _witness_lines(w: dict) -> list[str]:
         out += [f"  {i:4}. {step}" for i, step in shown]
     if "scenario" in w:
         out.append("the state before the move, as a scenario `rulings judge` takes: witness.scenario in --json")
+    if isinstance(w.get("shrunk"), dict):
+        out.append(f"{w['shrunk']['how']}; that situation, as a scenario `rulings judge` takes: "
+                   "witness.shrunk.scenario in --json")
     for key in ("en", "fr"):
         if key in w:
             out.append(f"{key}: {w[key].get('lines')}: {', '.join(map(str, w[key].get('facts', [])))}")
     for key, val in w.items():
         if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
-                   "scenario"):
+                   "scenario", "shrunk"):
             continue
         out.append(f"{key}: {json.dumps(val) if not isinstance(val, str) else val}")
     return out

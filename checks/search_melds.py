@@ -11,8 +11,9 @@ are searched, so a witness found after every smaller size was searched in full h
 fewest cards. A first pass gives every size a few hands (so a level of 7 or 12 cards is
 reached when a smaller size holds more legal hands than the budget can judge); then
 sizes are completed smallest first. A time budget stops the search and says at which
-size; nothing past the last size searched in full is claimed, and a witness found before
-the smaller sizes were completed says so.
+size; nothing past the last size searched in full is claimed. A witness found before the
+smaller sizes were completed is handed to `prove_melds`, where Z3 settles each smaller
+size at once; the answer says "smallest: proven" or "smallest found, not proven".
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from rulings import reference, z3melds
 from rulings.spec import Spec
 
 from .hands import Search, count_hands, smallest
+from .prove_melds import prove_smallest
 
 ENUMERATE = 40_000      # hands of one size judged by plain enumeration before Z3 takes over
 
@@ -40,13 +42,16 @@ class MeldSearch:
     unknown: int = 0          # solver answers `unknown` (the size is then not complete)
     max_cards: int = 0
     enumerated: int = 0       # hands of the smallest sizes judged by plain enumeration first
+    proof: str = ""           # with a witness: whether Z3 proved no smaller hand differs (`prove_melds`)
 
     def how(self, game: str) -> str:
         if self.found is not None and self.enumerated and self.hands == self.enumerated:
             return (f"every {game} hand of 1 to {self.size_reached + 1} cards enumerated with the reference decider, "
                     f"fewest cards first, every contract whose rules differ ({self.hands} hands); the witness "
                     "judged by Z3 under both")
-        if self.found is not None:
+        if self.found is not None and self.proof:
+            stop = f"; {self.proof}"
+        elif self.found is not None:
             stop = ("" if self.complete else f"; smaller hands were searched in full only up to {self.size_reached} "
                     "cards, so a smaller witness may exist")
         else:
@@ -57,7 +62,7 @@ class MeldSearch:
         return (f"{first}Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
                 f"differ, every {game} hand one spec lays down whole was proposed by its solver and judged by the "
                 f"other's ({self.hands} hands), both directions; hands of 1 to {self.size_reached} cards searched "
-                f"in full{stop}{unk}")
+                f"in full{' (by this loop, or at once by the proof below)' if self.proof else ''}{stop}{unk}")
 
 
 def _contract_order(spec: Spec) -> list[str]:
@@ -164,7 +169,16 @@ def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadlin
 FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
 
 
-def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, seconds: float = 20.0) -> MeldSearch:
+def _confirmed(spec_a: Spec, spec_b: Spec, found) -> bool:
+    """A hand the proof met: both specs' deciders judge it as the proof says."""
+    hand, name, la, lb = found
+    va = z3melds.decide(spec_a, spec_a.contracts[name], hand, explain=False, witness=False).legal
+    vb = z3melds.decide(spec_b, spec_b.contracts[name], hand, explain=False, witness=False).legal
+    return (va, vb) == (la, lb)
+
+
+def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, seconds: float = 20.0,
+                       prove_seconds: float = 60.0) -> MeldSearch:
     """The fewest-cards hand (then the first contract) whose whole lay-down one spec
     allows and the other does not.
 
@@ -246,7 +260,19 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     if best is not None:
         n, _, hand, k, side = best
         found = (hand, k, True, False) if side else (hand, k, False, True)
-        return MeldSearch(found, reached, counter[0], reached >= n - 1, seconds_used, unknown, max_cards, enumerated)
+        proof = ""
+        if reached < n - 1:         # the sizes the loop left: settled at once by Z3 (`prove_melds`)
+            least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
+            pr = prove_smallest(spec_a, spec_b, names, least, n, reached, deck, seconds=prove_seconds)
+            proof = pr.words()
+            if pr.smaller is not None and _confirmed(spec_a, spec_b, pr.smaller):
+                found, n = pr.smaller, sum(pr.smaller[0])
+                proof = f"smallest: proven (every smaller size proven first; {pr.words()})"
+                pr.proven = True
+            if pr.proven:
+                reached = n - 1
+        return MeldSearch(found, reached, counter[0], reached >= n - 1, time.perf_counter() - t0, unknown, max_cards,
+                          enumerated, proof)
     return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards,
                       enumerated)
 

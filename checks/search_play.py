@@ -9,8 +9,11 @@ witness: the seed, the players and the moves from the deal, which `rulings judge
 replays (as a scenario of the state before the move) under either reading.
 
 Shrinking: games are searched fewest players first, and among the games searched the
-witness with the shortest history is kept. What was played is the bound: a search that
-finds nothing says "not told apart within" these games and moves, never more.
+witness with the shortest history is kept; then the situation before the differing move
+is shrunk by `shrink_play` (fewer players, cards, history, a smaller move) while the two
+specs still judge the move otherwise, and kept beside the replay from the deal as a
+scenario `rulings judge` replays. What was played is the bound: a search that finds
+nothing says "not told apart within" these games and moves, never more.
 """
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from dataclasses import dataclass, field
 from rulings import kernel, players as agents
 from rulings.kernel import Refusal, codec
 from rulings.kernel.codec import move_to_doc, move_words
+
+from . import shrink_play
 
 CONFIGS = [(0, "greedy"), (0, "random"), (1, "random"), (2, "greedy")]   # players above the fewest, player
 
@@ -216,7 +221,7 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
 
 
 def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_moves: int = 200,
-                    count_all: bool = False) -> PlaySearch:
+                    count_all: bool = False, shrink_seconds: float = 10.0) -> PlaySearch:
     """The first difference in the games played under spec a, fewest players then the
     shortest history; with `count_all`, every game is compared (to say how often)."""
     games = play_games(spec_a, seeds, max_moves)     # played once per spec and bound, not charged to the budget
@@ -239,6 +244,10 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
             matters += 1
             if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
                 best = hit
+    if best is not None and best.get("scenario"):
+        shrunk = shrink_play.shrink(spec_a, spec_b, best["scenario"], seconds=shrink_seconds)
+        if shrunk is not None:
+            best["situation"], best["shrunk"] = shrunk.doc, shrunk
     n = len(games)
     configs = sorted({(g.players, g.player) for g in games})
     bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in configs)

@@ -4,7 +4,10 @@ clause changed or dropped), whatever the clause is about.
 1. Meld legality, when the specs' contracts, meld kinds, cards or params differ: Z3,
    fewest cards first (`search_melds`).
 2. Play: seeded games in the kernel, every state judged under both specs
-   (`search_play`), fewest players first, the shortest history kept.
+   (`search_play`), fewest players first, the shortest history kept, the situation
+   then shrunk (`shrink_play`).
+3. Where seeded play met no difference (and `situation_seconds` is given): situations
+   built by Hypothesis from the spec's zones and counters (`search_situations`).
 Before play, where the difference is in a kernel field that `turns.targeted` knows how
 to reach (a handful of fields), a constructed situation replayed by the kernel: it gives
 the smallest situations (fewest players, earliest turn) that seeded play may reach only
@@ -19,10 +22,13 @@ import time
 from dataclasses import dataclass, field
 
 from rulings import kernel
+from rulings.kernel import codec
+from rulings.kernel.codec import move_words
 from rulings.spec import Spec
 
 from .search_melds import meld_difference_z3
 from .search_play import play_difference
+from .search_situations import situation_difference
 
 
 @dataclass
@@ -73,7 +79,7 @@ def _z3_evidence(spec: Spec, contract_name: str, hand) -> dict:
 
 def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: float = 20.0,
                play_seconds: float = 20.0, seeds: int = 2, max_moves: int = 800, count_all: bool = False,
-               targeted=None) -> Told:
+               targeted=None, situation_seconds: float = 0.0) -> Told:
     """Search for a verdict on which `spec_a` (labelled `a`) and `spec_b` (`b`) differ."""
     t0 = time.perf_counter()
     bounds: list[str] = []
@@ -87,7 +93,8 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
             witness = {"cards": cards, "contract": contract,
                        a: _z3_evidence(spec_a, contract, hand), b: _z3_evidence(spec_b, contract, hand)}
             verdict = (f"they disagree on {' '.join(cards)} ({contract}): {'legal' if la else 'illegal'} under {a}, "
-                       f"{'legal' if lb else 'illegal'} under {b}")
+                       f"{'legal' if lb else 'illegal'} under {b}; "
+                       + ("smallest: proven" if ms.complete else "smallest found, not proven"))
             return Told(True, verdict, witness, methods[-1], seconds=time.perf_counter() - t0)
         bounds.append(f"no hand of 1 to {ms.size_reached} cards" + ("" if ms.complete else
                       f" (the {meld_seconds:.0f} s budget stopped the search inside {ms.size_reached + 1} cards)"))
@@ -116,12 +123,41 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                        "replay": {"seed": f["seed"], "players": f["players"], "moves": f["moves"]}}
             if f.get("scenario"):
                 witness["scenario"] = f["scenario"]
+            if f.get("situation"):      # the situation shrunk by shrink_play, a scenario for `rulings judge`
+                sh = f["shrunk"]
+                witness["shrunk"] = {"how": sh.words(), "scenario": f["situation"]}
+                verdict += (f"; shrunk to a built situation of {sh.after['players']} players and {sh.after['cards']} "
+                            f"cards where {move_words(spec_a, f['situation']['moves'][0])} is {sh.a} under {a} and "
+                            f"{sh.b} under {b}")
             return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0)
         bounds.append("no move in " + ps.bound + (" (time budget reached)" if ps.budget_hit else ""))
+        if situation_seconds > 0:       # situations built by Hypothesis, where seeded play met no difference
+            ss = situation_difference(spec_a, spec_b, seconds=situation_seconds)
+            methods.append(ss.how())
+            if ss.found is not None:
+                return _built(spec_a, ss, a, b, "; then ".join(methods), time.perf_counter() - t0)
+            bounds.append("no move in " + ss.bound())
     else:
         bounds.append(f"no play (a game cannot be set up: {why_not})")
     verdict = "not told apart within the bound: " + "; ".join(bounds)
     return Told(False, verdict, None, "; then ".join(methods) or "none", bounds, seconds=time.perf_counter() - t0)
+
+
+def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Told:
+    """A difference met in a situation built by Hypothesis (and shrunk): the witness is
+    that situation, which `rulings judge` replays; it is not shown reachable from a deal."""
+    from .turns import _show
+
+    sh = ss.found["shrunk"]
+    doc = sh.doc
+    state = codec.state_from_doc(spec_a, doc)
+    move = codec.move_from_doc(spec_a, doc["moves"][0])
+    verdict = (f"they disagree in a built situation (not shown reachable from a deal) of {sh.after['players']} "
+               f"players and {sh.after['cards']} cards: {move_words(spec_a, move)} is {sh.a} under {a} and {sh.b} "
+               f"under {b}")
+    witness = {"situation": _show(spec_a, state, [move]), a: sh.a, b: sh.b, "replay": {"scenario": doc},
+               "shrunk": {"how": sh.words(), "scenario": doc}}
+    return Told(True, verdict, witness, method, seconds=seconds)
 
 
 __all__ = ["Told", "tell_apart"]
