@@ -9,7 +9,9 @@ conformance run: the vectors, then the differential search. A mutant is
     survived        the run conforms: a pass of the default run does not tell this
                     mutant from the spec
     cannot be asked it survived, and the change is to something no question of the
-                    protocol asks about (the deal, who wins): said why
+                    protocol asks about (the deal, who wins): said why. Such a mutant
+                    is asked the vectors only, not the search (which can meet the
+                    change no more than they do)
     not playable    the mutant's kernel leaves a question of play open (`Undecided`),
                     up front or while answering, and nothing it answered differed
     does not load   the spec without the change's clause is not a spec (another clause
@@ -139,7 +141,8 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
     report = run.Report(spec.game, adapter.name, dict(spec.chosen))
     run.run_vectors(spec, adapter, docs, report, first_wrong=True)
     by = _first_problem(report)
-    if not by and random_cases > 0:
+    unaskable = _unaskable(spec, m)
+    if not by and random_cases > 0 and not unaskable:     # a change no question meets: the vectors only
         for family in run.FAMILIES:
             run.search(spec, adapter, random_cases, seed, report, (family,), rounds=1, shrink=False)
             by = _first_problem(report)
@@ -151,7 +154,7 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
         return Result(m, NOT_PLAYABLE, why="the kernel could not decide: " + impl.undecided[0][:300], seconds=secs)
     if by:
         return Result(m, KILLED, by=by[:300], seconds=secs)
-    why = _unaskable(spec, m)
+    why = unaskable + " (asked the vectors, not the search)" if unaskable and random_cases > 0 else unaskable
     return Result(m, UNASKABLE if why else SURVIVED, seconds=secs, why=why)
 
 
