@@ -125,3 +125,19 @@ def test_the_next_dealer_is_asked(spec, docs):
     for name in ("right", "same"):
         r = selftest.judge(spec, _mutant(spec, f"reading dealer-rotation={name}"), docs, 0, 0)
         assert r.status == selftest.KILLED and "next_dealer" in r.by, r
+
+
+def test_a_survivor_is_searched_for_a_difference_in_play(spec, docs):
+    """With nothing asked, a reading that changes play survives and the generic search
+    tells it apart (it stays a survivor, with the finding); a change the search cannot tell
+    apart is 'not told apart', with the bound searched, and leaves the score."""
+    empty = {name: {**doc, "cases": []} if name != "manifest.json" else doc for name, doc in docs.items()}
+    changes = selftest.judge(spec, _mutant(spec, "reading go-out-timing=others-have-played"), empty, 0, 0)
+    changes = selftest.searched(spec, changes, 3.0)
+    assert changes.status == selftest.SURVIVED and changes.why.startswith("changes play: they disagree")
+    same = selftest.searched(spec, selftest.judge(spec, _mutant(spec, "drop several-lays"), empty, 0, 0), 3.0)
+    assert same.status == selftest.NOT_TOLD and "not told apart within the bound" in same.why
+    st = selftest.SelfTest(spec.game, 0, 0, [changes, same])
+    assert st.score == (0, 1)
+    text = selftest.text(st)
+    assert "not told apart:\n  drop several-lays" in text and "changes play" in text
