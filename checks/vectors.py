@@ -34,7 +34,7 @@ from . import cases, neutral
 from .cases import RandomChooser
 
 FORMAT = "rulings-vectors"
-VERSION = 1
+VERSION = 2            # 2: a level_over state names the next dealer (`next_dealer`), compared
 FILES = {"meld": "melds.json", "best_lay": "best_lay.json", "move": "moves.json", "score": "scores.json",
          "game": "games.json"}
 QUESTIONS = {
