@@ -419,11 +419,12 @@ def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
 PILE_DEPTHS = 6          # a shared pile cut to 0..this many cards (its top kept)
 
 
-def axes(spec: Spec, state: kernel.State) -> list[tuple[str, list[tuple[int, kernel.State]]]]:
+def axes(spec: Spec, state: kernel.State, move: kernel.Move | None = None) -> list[tuple[str, list[tuple[int, kernel.State]]]]:
     """The ways one number of a situation can be moved while the rest stays, each as the
     states it gives (value, state), in order: the turns finished, the cards played this
     turn, every counter a move pays with (the mover's) or that picks the contract, and every
-    shared pile cut to its top few cards. Read from the spec's declarations: where a rule
+    shared pile cut to its top few cards, every seat's hand cut to its first few cards
+    (as is, and with nobody down). Read from the spec's declarations: where a rule
     turns on one of these numbers, walking it crosses the rule's boundary."""
     r = kernel.rules(spec)
     n = state.players
@@ -444,6 +445,18 @@ def axes(spec: Spec, state: kernel.State) -> list[tuple[str, list[tuple[int, ker
             continue
         seat = state.current if c.each else None
         out.append((c.id, [(v, state.with_counter(c.id, v, seat)) for v in values]))
+    # every seat's hand cut to its first k cards (the cut cards out of play; the mover keeps
+    # the cards of the move asked about): where a rule weighs every player's hand (a round
+    # nobody can finish), walking k crosses it; and the same with nobody down
+    hand = r.hand.id
+    if r.hand.each:
+        keep = tuple(move.cards) if move is not None else ()
+        most = max(sum(state.hand(s)) for s in range(n))
+        out.append((hand, [(k, _hands_cut(state, k, keep)) for k in range(0, most + 1)]))
+        lay = r.lay_move()
+        if lay is not None and any(state.zone(lay.f["to"], s) for s in range(n)):
+            bare = state.with_zones([(lay.f["to"], (), s) for s in range(n)])
+            out.append((f"{hand}, nobody down", [(k, _hands_cut(bare, k, keep)) for k in range(0, most + 1)]))
     for z in r.zones.values():
         if z.kind != "pile" or z.each:
             continue
@@ -453,12 +466,26 @@ def axes(spec: Spec, state: kernel.State) -> list[tuple[str, list[tuple[int, ker
     return out
 
 
+def _hands_cut(state: kernel.State, k: int, keep: tuple = ()) -> kernel.State:
+    """Every seat's hand cut to its first `k` cards; the mover keeps `keep` (if held) and
+    then as many more as make `k`."""
+    hand = kernel.rules(state.spec).hand.id
+    width = len(state.hand())
+    for s in range(state.players):
+        have = Counter(_cards(state.hand(s)))
+        kept = Counter() if s != state.current else Counter(t for t in keep if have[t]) & have
+        rest = list((have - kept).elements())
+        cards = list(kept.elements()) + rest[:max(0, k - sum(kept.values()))]
+        state = state.with_zone(hand, tuple(Counter(cards).get(t, 0) for t in range(width)), s)
+    return state
+
+
 def boundaries(spec: Spec, state: kernel.State, move: kernel.Move, verdict) -> list[dict]:
     """The situations on each side of every boundary `move` meets when one number of
     `state` moves (see `axes`): for each axis, each pair of neighbouring values whose
     verdicts differ (`verdict(before, move, after)` gives a comparable verdict)."""
     found = []
-    for name, walk in axes(spec, state):
+    for name, walk in axes(spec, state, move):
         last = None
         for value, st in walk:
             try:

@@ -231,6 +231,15 @@ def _harness_text(report: Report) -> list[str]:
     return [f"harness: {'; '.join(bits)}"] if bits else []
 
 
+def uncovered_play(cov: dict) -> list[str]:
+    """The clauses no vector exercises although a question could: those whose reason is not
+    one of the kinds of rule the adapter protocol cannot ask about (`vectors.UNASKED`)."""
+    from .vectors import UNASKED
+
+    cannot = set(UNASKED.values()) | {"it carries no formal rule"}
+    return [cid for cid, why in (cov.get("not_exercised") or {}).items() if why not in cannot]
+
+
 def coverage_text(report: Report) -> list[str]:
     """Which clauses the vectors exercise (and why the others cannot be), which numbers of
     players and which boundaries they reach; which numbers of players the search reached."""
@@ -244,6 +253,9 @@ def coverage_text(report: Report) -> list[str]:
             by_why[why].append(cid)
         for why, ids in by_why.items():
             out.append(f"    not {', '.join(ids)}: {why}")
+        gaps = uncovered_play(cov)
+        out.append(f"    {len(gaps)} clause(s) that affect play have no vector: {', '.join(gaps)}" if gaps else
+                   "    every clause that affects play is exercised (the others cannot be asked, as said)")
     if cov.get("players"):
         out.append("    players at the table: " + ", ".join(f"{k} ({n})" for k, n in cov["players"].items()))
     if cov.get("boundaries"):
@@ -340,7 +352,8 @@ def as_json(report: Report) -> dict:
         **({"unfinished": report.unfinished} if report.unfinished else {}),
         "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
         "coverage": {**report.coverage, "search_players": {str(k): n for k, n in sorted(
-            sum((s.players for s in report.search.values()), Counter()).items())}},
+            sum((s.players for s in report.search.values()), Counter()).items())},
+            **({"play_not_exercised": uncovered_play(report.coverage)} if report.coverage else {})},
         "notes": report.notes,
     }
 

@@ -58,11 +58,12 @@ def reading_mutants(spec: Spec) -> list[Mutant]:
 _read: dict = {}
 
 
-def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = None) -> Spec:
+def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = None, schema: bool = False) -> Spec:
     """`spec` built again from its file's data changed by `edit` (readings in force kept).
-    Raises the spec's errors when the changed data does not load."""
+    Raises the spec's errors when the changed data does not load (or, with `schema`, when
+    it breaks the spec schema)."""
     from rulings import spec as spec_mod
-    from rulings.specfile import read
+    from rulings.specfile import SpecErrors, read, validate_schema
 
     path = spec_mod.spec_path(spec.origin or spec.file)
     st = path.stat()
@@ -73,6 +74,10 @@ def _rebuild(spec: Spec, edit: Callable[[dict], None], choices: dict | None = No
     data, pos = _read["data"]
     data = copy.deepcopy(data)
     edit(data)
+    if schema:
+        errors = validate_schema(data, pos)
+        if errors:
+            raise SpecErrors(errors)
     return spec_mod._Builder(data, pos, spec_mod.rulebooks_dir(None), spec.origin).build(
         dict(spec.chosen) if choices is None else choices)
 
@@ -156,8 +161,64 @@ def add_source(source: Callable[[Spec], Iterable[Mutant]]) -> None:
         SOURCES.append(source)
 
 
+# what-if alternatives no question of the protocol meets, by (formal key, last field)
+WHATIF_UNASKED = {
+    ("counters", "start"): COUNTER_START,
+    ("counters", "reset"): "a counter is reset (or kept) when the next round is dealt, which no question asks (every "
+                           "situation gives each counter's value; a level_over answer names only the next dealer)",
+    ("inputs", "default"): "every situation gives each input's value, so no question meets its default",
+    ("turn", "first"): "who plays first is fixed when a round is dealt, which no question asks (each round's first "
+                       "situation is given)",
+}
+
+
+def whatif_mutants(spec: Spec) -> list[Mutant]:
+    """The discovery check's what-if alternatives (whatif.py: each other value of an
+    enumerated field, a flag flipped, a comparison loosened or tightened, a number moved by
+    one, a clause dropped) that no other source already makes: an alternative that is a
+    declared reading, a dropped clause or a stepped number is that mutant already."""
+    from . import whatif
+
+    out, seen = [], set()
+    for alt in whatif.alternatives(spec):
+        if not alt.path or whatif._declared(spec, alt):
+            continue                  # `drop CLAUSE`, `reading CLAUSE=NAME`
+        where = ".".join(map(str, alt.path))
+        mid = f"what-if {alt.clause}:{where}={alt.now}"
+        if mid in seen:
+            continue
+        seen.add(mid)
+        key = alt.path[0]
+        unaskable = next((why for (k, last), why in WHATIF_UNASKED.items()
+                          if key == k and alt.path[-1] == last), "")
+        out.append(Mutant(mid, "what-if", alt.clause,
+                          (lambda alt=alt: _rebuild(spec, lambda d, alt=alt: _set_alternative(spec, d, alt),
+                                                    schema=True)),
+                          (key,), alt.what, unaskable))
+    return out
+
+
+def _set_alternative(spec: Spec, data: dict, alt) -> None:
+    """Write a what-if alternative into the spec file's data, where the clause's formal
+    content lives (the reading in force's, for a key the reading gives)."""
+    c = data["clauses"][alt.clause]
+    chosen = spec.chosen.get(alt.clause)
+    where = c["readings"][chosen] if chosen and alt.path[0] in (c.get("readings", {}).get(chosen) or {}) else c
+    _set(where, alt.path, alt.now)
+
+
 def mutants(spec: Spec) -> list[Mutant]:
-    return [m for source in SOURCES for m in source(spec)]
+    out, ids = [], set()
+    for source in SOURCES:
+        for m in source(spec):
+            if m.id in ids or (m.kind == "what-if" and m.id.replace("what-if ", "step ", 1) in ids):
+                continue
+            ids.add(m.id)
+            out.append(m)
+    return out
+
+
+add_source(whatif_mutants)
 
 
 # ---------------------------------------------------------------------------------------

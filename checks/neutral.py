@@ -13,7 +13,8 @@ How the state after a move is compared:
     shuffled    the stock was refilled by a shuffle: the new stock's order and which cards
                 the mover drew are left out (their number, and the stock and the mover's
                 hand together as a multiset, are compared)
-    level_over  the move ended the round: what each player holds and has laid
+    level_over  the move ended the round: what each player holds and has laid, and who
+                deals the next round (`next_dealer`; null when the game is over)
 """
 from __future__ import annotations
 
@@ -113,13 +114,19 @@ def state_from_neutral(spec: Spec, d: Mapping) -> kernel.State:
         raise NeutralError(str(e)) from None
 
 
-def level_over_neutral(before: kernel.State, move: kernel.Move, result: kernel.RoundResult) -> dict:
+def level_over_neutral(before: kernel.State, move: kernel.Move, result: kernel.RoundResult,
+                       over: bool = False) -> dict:
     """The situation at the moment a round ends (the kernel itself deals the next round
-    straight away): what each player holds and has laid; counters as before."""
+    straight away): what each player holds and has laid; counters as before; and who deals
+    the next round (`next_dealer`, null when the game is `over`), the one fact of the deal
+    that follows which the rules of play decide."""
+    from rulings.kernel.flow import next_dealer
+
     spec = before.spec
     r = kernel.rules(spec)
     d = state_to_neutral(before)
     d["phase"] = LEVEL_OVER
+    d["next_dealer"] = None if over else next_dealer(spec, before.dealer, before.players)
     decl = r.moves[move.id]
     if decl.mechanic == "discard" and not r.zones[decl.f["to"]].each:
         d[decl.f["to"]] = d[decl.f["to"]] + [spec.cards.types[move.cards[0]].token]
@@ -149,7 +156,7 @@ def expected_outcome(before: kernel.State, move: kernel.Move, after) -> dict:
         return {"legal": False, "clauses": list(after.clauses), "why": after.why}
     if len(after.results) > len(before.results):
         res = after.results[len(before.results)]      # the round this move ended (the next may end at once too)
-        return {"legal": True, "compare": COMPARE_LEVEL_OVER, "state": level_over_neutral(before, move, res),
+        return {"legal": True, "compare": COMPARE_LEVEL_OVER, "state": level_over_neutral(before, move, res, after.over and len(after.results) == len(before.results) + 1),
                 "scores": list(res.scores), "went_out": res.went_out}
     shuffled = after.reshuffles > before.reshuffles
     return {"legal": True, "compare": COMPARE_SHUFFLED if shuffled else COMPARE_EXACT,
@@ -177,7 +184,7 @@ def projection(spec: Spec, state: Mapping, compare: str) -> dict:
                 for seat in _seats(state, zid)] or [[] for _ in hands]
 
     if compare == COMPARE_LEVEL_OVER:
-        out = {"phase": state.get("phase"), hand: hands}
+        out = {"phase": state.get("phase"), hand: hands, "next_dealer": state.get("next_dealer")}
         if melds_zone:
             out[melds_zone] = [sort_tokens(spec, [t for g in seat for t in g]) for seat in groups(melds_zone)]
         return out

@@ -9,17 +9,27 @@ conformance run: the vectors, then the differential search. A mutant is
     survived        the run conforms: a pass of the default run does not tell this
                     mutant from the spec
     cannot be asked it survived, and the change is to something no question of the
-                    protocol asks about (the deal, who wins): said why
+                    protocol asks about (the deal, who wins): said why. Such a mutant
+                    is asked the vectors only, not the search (which can meet the
+                    change no more than they do)
     not playable    the mutant's kernel leaves a question of play open (`Undecided`),
                     up front or while answering, and nothing it answered differed
     does not load   the spec without the change's clause is not a spec (another clause
                     needs it)
     same play       the change touches no formal content, or only content that is no rule
                     of play (a claim the rulebook makes about its rules: `NOT_PLAY`)
+    not told apart  it survived, and the generic search that tells two specs apart
+                    (tell_apart.py: Z3 over hands, seeded games in the kernel) found no
+                    verdict on which it and the spec differ, within the bound it gives:
+                    not shown to change play (never called equivalent)
+
+A survivor the generic search does tell apart from the spec stays `survived`, with that
+search's witness: a play-changing mutant the default run missed.
 
 The run stops asking a mutant at its first divergence (the rest of the run cannot make it
 conform): the vectors stop at the first wrong answer, and the search neither shrinks what
-it finds nor goes on to another round. The score is killed / (killed + survived).
+it finds nor goes on to another round. The score is killed / (killed + survived): of the mutants shown to change play or not
+searched, how many the default run kills.
 """
 from __future__ import annotations
 
@@ -35,7 +45,9 @@ from .adapters import PythonAdapter
 
 KILLED, SURVIVED, NOT_PLAYABLE, NOT_LOADING, SAME = "killed", "survived", "not playable", "does not load", "same play"
 UNASKABLE = "cannot be asked"
-STATUSES = (KILLED, SURVIVED, UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME)
+NOT_TOLD = "not told apart"
+STATUSES = (KILLED, SURVIVED, NOT_TOLD, UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME)
+SURVIVOR_SECONDS = 4.0     # the generic search's budget per survivor, for hands and again for play
 
 # formal keys that state no rule of play: a mutant changing only these plays as the spec does
 NOT_PLAY = {"claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a rule of play"}
@@ -129,7 +141,8 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
     report = run.Report(spec.game, adapter.name, dict(spec.chosen))
     run.run_vectors(spec, adapter, docs, report, first_wrong=True)
     by = _first_problem(report)
-    if not by and random_cases > 0:
+    unaskable = _unaskable(spec, m)
+    if not by and random_cases > 0 and not unaskable:     # a change no question meets: the vectors only
         for family in run.FAMILIES:
             run.search(spec, adapter, random_cases, seed, report, (family,), rounds=1, shrink=False)
             by = _first_problem(report)
@@ -141,13 +154,33 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
         return Result(m, NOT_PLAYABLE, why="the kernel could not decide: " + impl.undecided[0][:300], seconds=secs)
     if by:
         return Result(m, KILLED, by=by[:300], seconds=secs)
-    why = _unaskable(spec, m)
+    why = unaskable + " (asked the vectors, not the search)" if unaskable and random_cases > 0 else unaskable
     return Result(m, UNASKABLE if why else SURVIVED, seconds=secs, why=why)
 
 
+def searched(spec: Spec, r: Result, seconds: float = SURVIVOR_SECONDS) -> Result:
+    """A survivor searched with the generic method that tells two specs apart: told apart,
+    it stays a survivor with the search's finding; not, it is `not told apart` within the
+    search's bound."""
+    from .tell_apart import tell_apart
+
+    t0 = time.perf_counter()
+    try:
+        told = tell_apart(spec, r.mutant.build(), "the spec", "the mutant", meld_seconds=seconds,
+                          play_seconds=seconds, seeds=2, max_moves=600)
+    except Exception as e:    # noqa: BLE001  (a survivor the search cannot play stays a survivor)
+        r.why = f"the generic search could not run ({type(e).__name__}: {str(e)[:200]})"
+        return r
+    r.seconds += time.perf_counter() - t0
+    if told.apart:
+        r.why = f"changes play: {told.verdict[:300]}"
+        return r
+    return Result(r.mutant, NOT_TOLD, why=told.verdict[:400], seconds=r.seconds)
+
+
 def self_test(spec: Spec, random_cases: int = 200, seed: int = 0, docs: dict | None = None,
-              progress: Callable[[str], None] | None = None, only: Callable[[mut.Mutant], bool] | None = None
-              ) -> SelfTest:
+              progress: Callable[[str], None] | None = None, only: Callable[[mut.Mutant], bool] | None = None,
+              search_survivors: float = SURVIVOR_SECONDS) -> SelfTest:
     """Every mutant of `spec` through the default conformance run."""
     t0 = time.perf_counter()
     out = SelfTest(spec.game, random_cases, seed)
@@ -160,7 +193,12 @@ def self_test(spec: Spec, random_cases: int = 200, seed: int = 0, docs: dict | N
     for i, m in enumerate(todo):
         if progress:
             progress(f"mutant {i + 1} of {len(todo)}: {m.id}")
-        out.results.append(judge(spec, m, docs, random_cases, seed))
+        r = judge(spec, m, docs, random_cases, seed)
+        if r.status == SURVIVED and search_survivors > 0:
+            if progress:
+                progress(f"mutant {i + 1} of {len(todo)}: {m.id} survived; does it change play?")
+            r = searched(spec, r, search_survivors)
+        out.results.append(r)
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -177,8 +215,9 @@ def text(st: SelfTest) -> str:
     if surv:
         lines.append("survivors (a default run that passes cannot tell these from the spec):")
         for r in surv:
-            lines.append(f"  {r.mutant.id}" + (f" ({r.mutant.note})" if r.mutant.note else ""))
-    for status in (UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME):
+            lines.append(f"  {r.mutant.id}" + (f" ({r.mutant.note})" if r.mutant.note else "")
+                         + (f": {r.why}" if r.why else ""))
+    for status in (NOT_TOLD, UNASKABLE, NOT_PLAYABLE, NOT_LOADING, SAME):
         group = st.of(status)
         if group:
             lines.append(f"{status}:")

@@ -34,7 +34,7 @@ from . import cases, neutral
 from .cases import RandomChooser
 
 FORMAT = "rulings-vectors"
-VERSION = 1
+VERSION = 2            # 2: a level_over state names the next dealer (`next_dealer`), compared
 FILES = {"meld": "melds.json", "best_lay": "best_lay.json", "move": "moves.json", "score": "scores.json",
          "game": "games.json"}
 QUESTIONS = {
@@ -56,8 +56,6 @@ UNASKED = {
     "pack": "the deck is never asked about: states give every card where it lies",
     "deal": "the deal is shuffled by the kernel's own random stream; games.json gives each round's deal as a state "
             "instead of asking an implementation to deal",
-    "dealer": "who deals next is decided between rounds, which no question covers (games.json gives each new "
-              "round's state)",
     "game_end": "no question asks who wins the game",
     "tie": "no question asks who wins the game",
     "claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a question the adapter "
@@ -223,6 +221,10 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         elif decl.mechanic != "draw":
             out.append(c("round_end.stalled"))
         out.append(c("round_end"))
+        if not (after.over and len(after.results) == len(state.results) + 1):
+            out.append(c("dealer.next"))       # the level-over answer names the next dealer ...
+        else:
+            out.append(c("game_end.when"))     # ... or none: the game is over
     return [x for x in dict.fromkeys(out) if x]
 
 

@@ -146,8 +146,10 @@ function make(options = {}) {
 
   const mayGoOut = (s) => plant.has("first-turn-out") || s.turns_finished >= s.hands.length;
 
+  // the deal passes to the left after each level; after the eighth the game is over
   function endLevel(s) {
     s.phase = "level_over";
+    s.next_dealer = s.level >= 8 ? null : (s.dealer + 1) % s.hands.length;
     return { legal: true, state: s, scores: score(s) };
   }
 

@@ -125,6 +125,8 @@ class TickPlanted:
 
     def end_level(self, s):
         s["phase"] = "level_over"
+        # the deal passes to the left after each level; after the eighth the game is over
+        s["next_dealer"] = None if s["level"] >= 8 else (s["dealer"] + 1) % len(s["hands"])
         return {"legal": True, "state": s, "scores": self.score(s)}
 
     def move(self, state, mv):

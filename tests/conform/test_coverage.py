@@ -81,5 +81,28 @@ def test_the_report_says_what_the_run_covered(spec, docs):
     text = conform_report.text(report)
     assert "coverage: the vectors exercise" in text and "players at the table" in text
     assert "boundaries crossed" in text and "the search's tables" in text
+    assert "every clause that affects play is exercised" in text
     j = conform_report.as_json(report)
     assert j["coverage"]["exercised"] and j["coverage"]["not_exercised"] and j["coverage"]["search_players"]
+
+
+def test_every_clause_that_affects_play_has_a_vector(spec, docs):
+    """The clauses no vector exercises are only those no question of the protocol can ask
+    about, each with its reason; who deals next and when the game ends are asked (a
+    level_over answer names the next dealer, none once the game is over)."""
+    cov = docs["manifest.json"]["coverage"]
+    assert conform_report.uncovered_play(cov) == []
+    assert cov["exercised"].get("dealer-rotation") and cov["exercised"].get("game-end")
+    ends = [v for v in docs["moves.json"]["cases"] if v.get("compare") == "level_over"]
+    assert {v["after"]["next_dealer"] is None for v in ends} == {True, False}
+
+
+def test_the_report_names_a_clause_that_affects_play_and_has_no_vector(spec, docs):
+    report = conform.Report(spec.game, "x", dict(spec.chosen))
+    cov = docs["manifest.json"]["coverage"]
+    report.coverage = {**cov, "not_exercised": {**cov["not_exercised"],
+                                                "go-out-timing": "no situation the generator tried exercises it"}}
+    text = "\n".join(conform_report.coverage_text(report))
+    assert "1 clause(s) that affect play have no vector: go-out-timing" in text
+    report.coverage = cov
+    assert "every clause that affects play is exercised" in "\n".join(conform_report.coverage_text(report))

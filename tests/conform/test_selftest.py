@@ -91,3 +91,53 @@ def test_cli_exits_1_when_a_mutant_survives(monkeypatch, spec, tmp_path, docs):
 def test_self_test_takes_no_implementation(extra):
     res = CliRunner().invoke(main, ["conform", "--self-test", "tick", *extra])
     assert res.exit_code == 2 and "leave out --adapter and --cmd" in res.output
+
+
+def test_what_if_alternatives_are_mutants_once_each(spec):
+    """The discovery check's what-if alternatives come in through `add_source`; one that a
+    declared reading, a dropped clause or a stepped number already makes is not repeated."""
+    from rulings.checks import whatif
+
+    ms = mutants.mutants(spec)
+    ids = [m.id for m in ms]
+    assert len(ids) == len(set(ids))
+    whatifs = [m for m in ms if m.kind == "what-if"]
+    assert whatifs and mutants.whatif_mutants in mutants.SOURCES
+    steps = {m.id for m in ms if m.kind == "step"}
+    assert not {m.id.replace("what-if ", "step ", 1) for m in whatifs} & steps
+    declared = [a for a in whatif.alternatives(spec) if a.path and whatif._declared(spec, a)]
+    assert declared and not {f"what-if {a.clause}:{'.'.join(map(str, a.path))}={a.now}" for a in declared} & set(ids)
+    # every alternative of a comparison or an enumerated field that is not a reading is a mutant
+    for a in whatif.alternatives(spec):
+        if a.path and isinstance(a.was, str) and not whatif._declared(spec, a):
+            assert f"what-if {a.clause}:{'.'.join(map(str, a.path))}={a.now}" in ids
+
+
+def test_a_what_if_mutant_is_built_and_killed(spec, docs):
+    m = _mutant(spec, "what-if go-out-timing:go_out.when=turns_finished > players")
+    assert m.build().formal("go-out-timing") != spec.formal("go-out-timing")
+    r = selftest.judge(spec, m, docs, 0, 0)
+    assert r.status == selftest.KILLED and r.by.startswith("vector"), r
+
+
+def test_the_next_dealer_is_asked(spec, docs):
+    """A level_over answer names the next dealer, so a reading of who deals next is killed."""
+    for name in ("right", "same"):
+        r = selftest.judge(spec, _mutant(spec, f"reading dealer-rotation={name}"), docs, 0, 0)
+        assert r.status == selftest.KILLED and "next_dealer" in r.by, r
+
+
+def test_a_survivor_is_searched_for_a_difference_in_play(spec, docs):
+    """With nothing asked, a reading that changes play survives and the generic search
+    tells it apart (it stays a survivor, with the finding); a change the search cannot tell
+    apart is 'not told apart', with the bound searched, and leaves the score."""
+    empty = {name: {**doc, "cases": []} if name != "manifest.json" else doc for name, doc in docs.items()}
+    changes = selftest.judge(spec, _mutant(spec, "reading go-out-timing=others-have-played"), empty, 0, 0)
+    changes = selftest.searched(spec, changes, 3.0)
+    assert changes.status == selftest.SURVIVED and changes.why.startswith("changes play: they disagree")
+    same = selftest.searched(spec, selftest.judge(spec, _mutant(spec, "drop several-lays"), empty, 0, 0), 3.0)
+    assert same.status == selftest.NOT_TOLD and "not told apart within the bound" in same.why
+    st = selftest.SelfTest(spec.game, 0, 0, [changes, same])
+    assert st.score == (0, 1)
+    text = selftest.text(st)
+    assert "not told apart:\n  drop several-lays" in text and "changes play" in text
