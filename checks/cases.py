@@ -335,11 +335,11 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
     if pick.mechanic == "move_all":
         return Move(pick.id)
     if pick.mechanic == "extend":
-        return Move(pick.id, (ch.choice(hand),) if hand else (), seat=ch.integer(0, state.players - 1),
-                    group=ch.integer(0, 2))
+        return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,),
+                    seat=ch.integer(0, state.players - 1), group=ch.integer(0, 2))
     how = ch.choice(LAYS)
-    if not hand:
-        return Move(pick.id, ())
+    if not hand:            # a card the mover does not hold: a move of no card is not a question
+        return Move(pick.id, (spec.cards.naturals[0].index,))
     if how == "all_but_one":
         keep = ch.integer(0, len(hand) - 1)
         return Move(pick.id, tuple(hand[:keep] + hand[keep + 1:]))
