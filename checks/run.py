@@ -12,16 +12,16 @@ from typing import Callable
 from .findings import DEFAULT_KINDS, CheckRun
 
 
-def _readings(spec, bound, progress):
+def _readings(spec, bound, progress, **where):
     from .readings import reading_findings
 
-    return reading_findings(spec, bound=bound, progress=progress), ""
+    return reading_findings(spec, bound=bound, progress=progress, **where), ""
 
 
-def _gaps(spec, bound, progress):
+def _gaps(spec, bound, progress, **where):
     from .gaps import gap_findings
 
-    return gap_findings(spec, progress=progress)
+    return gap_findings(spec, progress=progress, **where)
 
 
 def _conflicts(spec, bound, progress):
@@ -44,21 +44,24 @@ def _translations(spec, bound, progress):
     return translation_findings(spec)
 
 
-def _whatif(spec, bound, progress):
+def _whatif(spec, bound, progress, **where):
     from .whatif import whatif_findings
 
-    return whatif_findings(spec, progress=progress)
+    return whatif_findings(spec, progress=progress, **where)
 
 
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
                                "translation": _translations, "what-if": _whatif}
+SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut into chunks (`chunks.py`)
 
 
 def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,
-               progress: Callable[[str], None] | None = None) -> list[CheckRun]:
+               progress: Callable[[str], None] | None = None, **where) -> list[CheckRun]:
+    """`where`: workers, executor, scheduler, for the checks in SPREAD (`rulings.executor`);
+    their findings are the same wherever they run."""
     runs = []
     for kind in kinds or list(DEFAULT_KINDS):
         t0 = time.perf_counter()
-        findings, note = CHECKS[kind](spec, bound, progress)
+        findings, note = CHECKS[kind](spec, bound, progress, **(where if kind in SPREAD else {}))
         runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
     return runs
