@@ -44,10 +44,10 @@ def _translations(spec, bound, progress):
     return translation_findings(spec)
 
 
-def _whatif(spec, bound, progress, **where):
+def _whatif(spec, bound, progress, whatif_seconds: float | None = 150.0, **where):
     from .whatif import whatif_findings
 
-    return whatif_findings(spec, progress=progress, **where)
+    return whatif_findings(spec, seconds=whatif_seconds, progress=progress, **where)
 
 
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
@@ -56,12 +56,15 @@ SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut 
 
 
 def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,
-               progress: Callable[[str], None] | None = None, **where) -> list[CheckRun]:
+               progress: Callable[[str], None] | None = None, whatif_seconds: float | None = 150.0,
+               **where) -> list[CheckRun]:
     """`where`: workers, executor, scheduler, for the checks in SPREAD (`rulings.executor`);
-    their findings are the same wherever they run."""
+    their findings are the same wherever they run. `whatif_seconds`: the what-if sweep's
+    wall-clock budget (None: none, every alternative searched)."""
     runs = []
     for kind in kinds or list(DEFAULT_KINDS):
         t0 = time.perf_counter()
-        findings, note = CHECKS[kind](spec, bound, progress, **(where if kind in SPREAD else {}))
+        kw = dict(where, whatif_seconds=whatif_seconds) if kind == "what-if" else where if kind in SPREAD else {}
+        findings, note = CHECKS[kind](spec, bound, progress, **kw)
         runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
     return runs

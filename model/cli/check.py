@@ -20,10 +20,13 @@ from .scale import scale_options
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--what-if-seconds", "whatif_seconds", type=click.FloatRange(0, None), default=150.0,
+              show_default=True, help="The what-if sweep's time budget (alternatives not started by then are "
+                                      "listed unsearched); 0: no budget, every alternative searched.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @scale_options
-def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], as_json: bool,
-          workers: int | None, executor: str, scheduler: str | None):
+def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], whatif_seconds: float,
+          as_json: bool, workers: int | None, executor: str, scheduler: str | None):
     """Search a game's rules for ambiguities, gaps, conflicts, false claims and
     translation differences, each finding with a replayable witness.
 
@@ -54,7 +57,7 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
         _fail("--bound must be at least 1")
-    where = dict(workers=workers, executor=executor, scheduler=scheduler)
+    where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_seconds=whatif_seconds or None)
     t0 = time.perf_counter()
     try:
         if as_json or not sys.stderr.isatty():

@@ -8,6 +8,7 @@ import time
 import click
 
 from .common import READING_HELP, output_folder
+from .scale import scale_options
 
 
 def _playable(spec) -> None:
@@ -104,15 +105,18 @@ DEFAULT_DEADLINE = 600.0
                    "reading not in force, each clause dropped) as an implementation and print how many this "
                    "run's settings (--random, --seed, --vectors) kill, and which survive.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@scale_options
 def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings,
-            self_test, as_json):
+            self_test, as_json, workers, executor, scheduler):
     """Test another implementation of a game against the spec.
 
     Runs the conformance vectors, then a differential search (Hypothesis): random hands,
     states and moves asked of both the spec's kernel and the implementation; each kind
     of divergence is shrunk to its smallest form and reported with the situation, what
     the spec says (clauses and rulebook lines) and what the implementation said.
-    docs/conformance.md describes the adapter protocol.
+    docs/conformance.md describes the adapter protocol. The search runs in seeded batches
+    of cases on every core (`--workers`, each worker process with its implementation
+    started once) or on a Dask cluster (`--executor dask`), with the same report wherever.
 
     Whatever the implementation does, the run ends with a report by its deadline: a hang,
     a crash, a flood of output, malformed or oversized answers are reported against the
@@ -142,6 +146,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     from .common import _fail, _load
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
+    from ..executor import ExecutorError
 
     ends = time.monotonic() + deadline
     if self_test:
@@ -174,7 +179,11 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     except adapters.AdapterError as e:
         _fail(str(e))
     try:
-        kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
+        from ..checks.conform_chunks import Recipe
+
+        kw = dict(deadline=ends, allow_unsupported=allow_unsupported,
+                  recipe=Recipe(adapter, cmd, timeout, spec.game, time.time() + (ends - time.monotonic())),
+                  where=dict(workers=workers, executor=executor, scheduler=scheduler))
         if as_json or not sys.stderr.isatty():
             report = run.conform(spec, impl, docs, random_cases, seed, **kw)
         else:
@@ -183,6 +192,8 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
             with Console(stderr=True).status("conform") as status:
                 report = run.conform(spec, impl, docs, random_cases, seed,
                                      progress=lambda m: status.update(f"conform: {m}"), **kw)
+    except ExecutorError as e:
+        _fail(str(e))
     finally:
         impl.close()
     if docs is not None and docs["manifest.json"]["spec"]["sha256"] != vec.spec_digest(spec):

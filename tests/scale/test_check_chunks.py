@@ -33,7 +33,8 @@ def _check(*args: str) -> subprocess.CompletedProcess:
 def test_check_json_is_the_same_at_one_and_two_workers():
     outs = []
     for w in ("1", "2"):
-        p = _check("tick", "--kind", "reading", "--kind", "gap", "--json", "--workers", w)
+        p = _check("tick", "--kind", "reading", "--kind", "gap", "--kind", "translation", "--kind", "conflict",
+                   "--json", "--workers", w)
         assert p.returncode in (0, 1), p.stderr
         outs.append(json.loads(p.stdout))
     assert [len(c["findings"]) for c in outs[0]["checks"]] == [len(c["findings"]) for c in outs[1]["checks"]]
