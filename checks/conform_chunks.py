@@ -15,6 +15,7 @@ divergence is searched again (a new seed, the kinds found masked), as in `confor
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import Counter
@@ -76,6 +77,28 @@ def batches(n: int) -> list[int]:
     return [min(BATCH, n - i) for i in range(0, n, BATCH)]
 
 
+@contextlib.contextmanager
+def _same_draws():
+    """Hypothesis (6.131 on) now and then draws a constant it found in the local modules
+    (the project's own) imported so far, so what a seeded run draws depends on what its
+    process happened to import before: a batch would draw otherwise on a fresh worker than
+    after other batches. While a batch runs, that pool is empty, wherever it runs."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        pool, cache = providers._get_local_constants, providers.CONSTANTS_CACHE.cache
+        empty = providers.Constants()
+    except (ImportError, AttributeError):      # a Hypothesis without the pool: nothing to pin
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = pool
+        cache.clear()
+
+
 def hunt_chunk(job: tuple) -> tuple:
     """One batch: (divergences, why it stopped, its SearchStats, the adapter's account of
     requests, seconds and failures, or None when the run's adapter asked)."""
@@ -87,7 +110,8 @@ def hunt_chunk(job: tuple) -> tuple:
     adapter, own = _adapter(recipe)
     before = (adapter.requests, adapter.seconds, Counter(adapter.failures))
     stats = SearchStats()
-    found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
+    with _same_draws():
+        found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
     used = None if own else {"requests": adapter.requests - before[0], "seconds": adapter.seconds - before[1],
                              "failures": Counter(adapter.failures) - before[2]}
     return found, stopped, stats, used
