@@ -882,7 +882,7 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
         if progress:
             progress("generating the vectors")
         t1 = time.perf_counter()
-        docs = vectors.generate(spec, progress=progress)
+        docs = vectors.generate(spec, progress=progress, **(where or {}))
         report.seconds["generate"] = time.perf_counter() - t1
     report.coverage = dict((docs.get("manifest.json") or {}).get("coverage") or {})
     if progress:

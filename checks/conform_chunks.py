@@ -77,25 +77,47 @@ def batches(n: int) -> list[int]:
     return [min(BATCH, n - i) for i in range(0, n, BATCH)]
 
 
+class _NoBugClock:
+    """Hypothesis' engine with one clock stopped: `monotonic`, which it reads only to stop
+    looking for further bugs 10 s after the first (a wall-clock rule, so a batch on a busy
+    worker would ask fewer cases than the same batch on an idle one); the count-based
+    rules that end the search after the first bug still hold. Everything else is `time`."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    @staticmethod
+    def monotonic() -> float:
+        return 0.0
+
+
 @contextlib.contextmanager
-def _same_draws():
-    """Hypothesis (6.131 on) now and then draws a constant it found in the local modules
-    (the project's own) imported so far, so what a seeded run draws depends on what its
-    process happened to import before: a batch would draw otherwise on a fresh worker than
-    after other batches. While a batch runs, that pool is empty, wherever it runs."""
+def _repeatable():
+    """While a batch runs, what a seeded Hypothesis run does depends on its seed alone:
+    - Hypothesis (6.131 on) now and then draws a constant it found in the local modules
+      (the project's own) imported so far, so a seeded run would draw otherwise on a fresh
+      worker than after other batches: that pool is held empty;
+    - its engine stops looking for more bugs 10 s of wall clock after the first: that
+      clock is stopped (`_NoBugClock`)."""
     try:
-        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.conjecture import engine, providers
         pool, cache = providers._get_local_constants, providers.CONSTANTS_CACHE.cache
         empty = providers.Constants()
-    except (ImportError, AttributeError):      # a Hypothesis without the pool: nothing to pin
+        clock = engine.time
+    except (ImportError, AttributeError):      # another Hypothesis: nothing to pin
         yield
         return
     providers._get_local_constants = lambda: empty
+    engine.time = _NoBugClock(clock)
     cache.clear()
     try:
         yield
     finally:
         providers._get_local_constants = pool
+        engine.time = clock
         cache.clear()
 
 
@@ -110,7 +132,7 @@ def hunt_chunk(job: tuple) -> tuple:
     adapter, own = _adapter(recipe)
     before = (adapter.requests, adapter.seconds, Counter(adapter.failures))
     stats = SearchStats()
-    with _same_draws():
+    with _repeatable():
         found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
     used = None if own else {"requests": adapter.requests - before[0], "seconds": adapter.seconds - before[1],
                              "failures": Counter(adapter.failures) - before[2]}

@@ -33,14 +33,16 @@ def _playable(spec) -> None:
               help="How many vectors: 1 is the small default set; larger sizes ask more questions of each kind.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
-def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: bool):
+@scale_options
+def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: bool, workers: int | None,
+            executor: str, scheduler: str | None):
     """Write language-neutral JSON conformance vectors for a game.
 
     Meld legality, best lay-downs, move legality, scoring and whole seeded games, each
     with the spec's answer and the clauses behind it; a manifest names the spec (and its
     file digest), the readings in force, the assumptions, the generator and the counts,
     and which clauses no vector exercises. The same spec and version give the same
-    files, byte for byte. Exit 0 when written, 2 on bad input.
+    files, byte for byte (at any --workers). Exit 0 when written, 2 on bad input.
 
     \b
     Examples:
@@ -48,15 +50,19 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
       rulings vectors tick -o vectors/big --size 5
       rulings vectors tick -o vectors/strict --reading wild-limit=per-lay-down
     """
-    from .common import _load, _progress
+    from .common import _fail, _load, _progress
 
     from ..checks import vectors as vec
+    from ..executor import ExecutorError
 
     spec = _load(game, readings)
     _playable(spec)
     t0 = time.perf_counter()
     with _progress("writing vectors", as_json):
-        docs = vec.generate(spec, size)
+        try:
+            docs = vec.generate(spec, size, workers=workers, executor=executor, scheduler=scheduler)
+        except ExecutorError as e:
+            _fail(str(e))
         folder = vec.write(docs, out)
     m = docs["manifest.json"]
     if as_json:

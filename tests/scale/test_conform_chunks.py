@@ -93,3 +93,17 @@ def test_conform_names_a_scheduler_nobody_answers_at(vectors_dir):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert "127.0.0.1:9" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_vectors_are_the_same_files_at_one_and_two_workers(tmp_path):
+    folders = []
+    for w in ("1", "2"):
+        out = tmp_path / f"w{w}"
+        p = subprocess.run([str(BIN / "rulings"), "vectors", "tick", "-o", str(out), "--workers", w],
+                           capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr
+        folders.append(out)
+    names = sorted(f.name for f in folders[0].iterdir())
+    assert names and names == sorted(f.name for f in folders[1].iterdir())
+    for name in names:
+        assert (folders[0] / name).read_bytes() == (folders[1] / name).read_bytes(), name
