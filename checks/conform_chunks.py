@@ -130,13 +130,50 @@ def hunt_chunk(job: tuple) -> tuple:
 
     key, recipe, family, n, seed, masked, shrink = job
     adapter, own = _adapter(recipe)
-    before = (adapter.requests, adapter.seconds, Counter(adapter.failures))
+    before = _account(adapter)
     stats = SearchStats()
     with _repeatable():
         found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
-    used = None if own else {"requests": adapter.requests - before[0], "seconds": adapter.seconds - before[1],
-                             "failures": Counter(adapter.failures) - before[2]}
-    return found, stopped, stats, used
+    return found, stopped, stats, None if own else _since(before, _account(adapter))
+
+
+_COUNTS = ("requests", "seconds", "starts", "stray", "err_bytes")      # what an adapter counts (a program's
+_SEEN = ("failures", "dead", "stray_quoted", "broken")                  # harness: starts, stray lines, ...)
+
+
+def _account(adapter) -> dict:
+    out = {k: getattr(adapter, k) for k in _COUNTS if hasattr(adapter, k)}
+    out.update({k: type(getattr(adapter, k))(getattr(adapter, k)) for k in _SEEN if hasattr(adapter, k)})
+    return out
+
+
+def _since(before: dict, after: dict) -> dict:
+    """What an adapter counted and saw while a batch ran (its first start not counted: the
+    run's own adapter was started once too)."""
+    out = {k: after[k] - before[k] for k in _COUNTS if k in after}
+    out["failures"] = Counter(after["failures"]) - Counter(before["failures"])
+    if "dead" in after:
+        out["dead"] = {m: why for m, why in after["dead"].items() if m not in before["dead"]}
+        out["stray_quoted"] = after["stray_quoted"][len(before["stray_quoted"]):]
+        out["broken"] = after["broken"] if after["broken"] != before["broken"] else ""
+    return out
+
+
+def _absorb(adapter, used: dict) -> None:
+    """A worker's account of a batch added to the run's adapter, so the report counts every
+    request and everything the harness saw, wherever it was asked."""
+    for k in _COUNTS:
+        if k in used and hasattr(adapter, k):
+            setattr(adapter, k, getattr(adapter, k) + used[k])
+    adapter.failures.update(used["failures"])
+    if hasattr(adapter, "dead"):
+        for m, why in used.get("dead", {}).items():
+            adapter.dead.setdefault(m, why)
+        from .adapters import STRAY_QUOTED
+
+        room = max(0, STRAY_QUOTED - len(adapter.stray_quoted))
+        adapter.stray_quoted += used.get("stray_quoted", [])[:room]
+        adapter.broken = adapter.broken or used.get("broken", "")
 
 
 def search(spec, adapter, recipe: Recipe, n: int, seed: int, report, families,
@@ -191,9 +228,7 @@ def search(spec, adapter, recipe: Recipe, n: int, seed: int, report, families,
                 stopped = stopped or stop
                 _add(stats, s, wall * s.seconds / busy)
                 if used:
-                    adapter.requests += used["requests"]
-                    adapter.seconds += used["seconds"]
-                    adapter.failures.update(used["failures"])
+                    _absorb(adapter, used)
             found[family] += new
             if stopped:
                 stats.stopped = stopped

@@ -1,9 +1,11 @@
 """Run the checks of a game: which questions, in which order, each timed.
 
 The what-if map searches a few hundred alternatives of a spec's clauses within its own
-time budget (150 s), so a default run of `rulings check` on a shipped game takes about 3.5 minutes on
-two shared cores (40 s for the other kinds); the alternatives the budget left unsearched
-are listed in its note."""
+wall-clock budget (150 s; `whatif_seconds`), and the alternatives the budget left
+unsearched are listed in its note. The reading comparisons, the exploration for gaps and
+the what-if alternatives are chunks of work for `rulings.executor` (`chunks.py`), run on
+as many workers as `where` says, with the same findings wherever they run (as long as no
+time budget bites: those are wall clock); see docs/scaling.md for the times measured."""
 from __future__ import annotations
 
 import time
