@@ -3,6 +3,9 @@ worker processes and on a Dask LocalCluster, and what a chunk costs.
 
     python benchmarks/scale.py [--games G] [--cases N] [--game tick] [--json]
 
+Every row plays games and cases of its own seeds (the caches a row warms would make the
+next one fast otherwise).
+
 - simulate: G seeded games of 4 greedy players (`simulate.play_chunk`, the chunks
   `rulings simulate` cuts), games per second;
 - conformance search: N cases of each question (`conform_chunks.hunt_chunk`, batches of
@@ -80,16 +83,16 @@ def _run(jobs, executor, workers):
             "cpu_s": round(sum(c for _, c, _ in out.results), 2), "where": out.where}
 
 
-def simulate_jobs(game: str, games: int, workers: int):
+def simulate_jobs(game: str, games: int, workers: int, seed: int):
     from rulings import executor as ex, simulate as sim
     from rulings.spec import load
 
     key = ex.spec_key(load(game))
-    return [(sim.play_chunk, (key, 4, 1, tuple(c), "greedy", 200_000), len(c))
+    return [(sim.play_chunk, (key, 4, seed, tuple(c), "greedy", 200_000), len(c))
             for c in ex.chunked(range(games), workers)]
 
 
-def conform_jobs(game: str, cases: int):
+def conform_jobs(game: str, cases: int, seed: int):
     from rulings import executor as ex
     from rulings.checks import conform, conform_chunks as cc
     from rulings.spec import load
@@ -101,7 +104,7 @@ def conform_jobs(game: str, cases: int):
     else:
         recipe = cc.Recipe(f"{ROOT / 'examples' / 'tick_planted.py'}:factory", None, 10.0, spec.game)
     key = ex.spec_key(spec)
-    return [(cc.hunt_chunk, (key, recipe, f, n, 7 + cc._BATCH_SEED * b, (), True), n)
+    return [(cc.hunt_chunk, (key, recipe, f, n, seed + cc._BATCH_SEED * b, (), True), n)
             for f in conform.FAMILIES for b, n in enumerate(cc.batches(cases))], recipe
 
 
@@ -144,10 +147,12 @@ def main(argv=None) -> int:
         except ImportError:
             print("(no Dask: pip install 'rulings[dask]' to measure a LocalCluster)", file=sys.stderr)
     rows = []
-    cjobs, recipe = conform_jobs(a.game, a.cases)
-    what = recipe.cmd or recipe.adapter
-    for executor, w in places:
-        for name, jobs in (("simulate (games)", simulate_jobs(a.game, a.games, w)),
+    for i, (executor, w) in enumerate(places):
+        # fresh seeds for every row: the games and cases of a row played before would be
+        # answered from caches warmed in this process (and in the workers forked from it)
+        cjobs, recipe = conform_jobs(a.game, a.cases, 1000 + i)
+        what = recipe.cmd or recipe.adapter
+        for name, jobs in (("simulate (games)", simulate_jobs(a.game, a.games, w, 1000 + i)),
                            (f"conform search (cases; {Path(what.split()[-1]).name})", cjobs)):
             r = _run(jobs, executor, w)
             rows.append(dict(what=name, executor=executor, workers=w, **r))
