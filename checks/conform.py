@@ -869,9 +869,11 @@ def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED)
 
 def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases: int = 200, seed: int = 0,
             families=FAMILIES, progress: Callable[[str], None] | None = None, *, deadline: float | None = None,
-            allow_unsupported: bool = False) -> Report:
+            allow_unsupported: bool = False, recipe=None, where: dict | None = None) -> Report:
     """The vectors, then the search. `deadline`: the `time.monotonic()` by which the run
-    ends (questions not asked by then are counted, and the run is incomplete)."""
+    ends (questions not asked by then are counted, and the run is incomplete). With a
+    `recipe` (`conform_chunks.Recipe`, how a worker starts the implementation), the search
+    runs in seeded batches wherever `where` (workers, executor, scheduler) says."""
     report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported)
     if deadline is not None:
         adapter.deadline = deadline if adapter.deadline is None else min(deadline, adapter.deadline)
@@ -880,13 +882,17 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
         if progress:
             progress("generating the vectors")
         t1 = time.perf_counter()
-        docs = vectors.generate(spec, progress=progress)
+        docs = vectors.generate(spec, progress=progress, **(where or {}))
         report.seconds["generate"] = time.perf_counter() - t1
     report.coverage = dict((docs.get("manifest.json") or {}).get("coverage") or {})
     if progress:
         progress("vectors")
     run_vectors(spec, adapter, docs, report, progress)
-    if random_cases > 0:
+    if random_cases > 0 and recipe is not None:
+        from . import conform_chunks
+
+        conform_chunks.search(spec, adapter, recipe, random_cases, seed, report, families, progress, **(where or {}))
+    elif random_cases > 0:
         search(spec, adapter, random_cases, seed, report, families, progress)
     if progress and report.wrong:
         progress("making the witnesses small")

@@ -73,20 +73,27 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
 
 
 def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,
-                     meld_seconds: float = 20.0, play_seconds: float = 20.0) -> list[Finding]:
+                     meld_seconds: float = 20.0, play_seconds: float = 20.0, *, workers: int | None = 1,
+                     executor: str = "local", scheduler: str | None = None) -> list[Finding]:
     """Every clause with readings: the reading in force against each other one. (`bound`
-    and `budget` are kept for the callers; the Z3 search has its own time budget.)"""
-    findings = []
-    for cid, clause in spec.clauses.items():
-        if not clause.readings:
-            continue
-        for other in clause.readings:
-            if other == spec.chosen[cid]:
-                continue
-            if progress:
-                progress(f"reading {cid}: {spec.chosen[cid]} vs {other}")
-            findings.append(compare_readings(spec, cid, other, meld_seconds, play_seconds))
-    return findings
+    and `budget` are kept for the callers; the Z3 search has its own time budget.) Each
+    comparison is a chunk of work (`chunks.reading_chunk`) played wherever `workers`,
+    `executor` and `scheduler` say (`rulings.executor`), the findings kept in this order."""
+    from rulings import executor as ex
+
+    from .chunks import reading_chunk
+
+    pairs = [(cid, other) for cid, clause in spec.clauses.items() if clause.readings
+             for other in clause.readings if other != spec.chosen[cid]]
+    key = ex.spec_key(spec)
+
+    def step(k: int) -> None:
+        cid, other = pairs[min(k, len(pairs)) - 1]
+        progress(f"reading: {k} of {len(pairs)} compared ({cid}: {spec.chosen[cid]} vs {other})")
+
+    out = ex.run(reading_chunk, [(key, cid, other, meld_seconds, play_seconds) for cid, other in pairs],
+                 executor=executor, workers=workers, scheduler=scheduler, progress=step if progress else None)
+    return out.results
 
 
 __all__ = ["reading_findings", "compare_readings", "differing_keys", "meld_difference", "MELD_KEYS"]

@@ -1,9 +1,11 @@
 """Run the checks of a game: which questions, in which order, each timed.
 
 The what-if map searches a few hundred alternatives of a spec's clauses within its own
-time budget (150 s), so a default run of `rulings check` on a shipped game takes about 3.5 minutes on
-two shared cores (40 s for the other kinds); the alternatives the budget left unsearched
-are listed in its note."""
+wall-clock budget (150 s; `whatif_seconds`), and the alternatives the budget left
+unsearched are listed in its note. The reading comparisons, the exploration for gaps and
+the what-if alternatives are chunks of work for `rulings.executor` (`chunks.py`), run on
+as many workers as `where` says, with the same findings wherever they run (as long as no
+time budget bites: those are wall clock); see docs/scaling.md for the times measured."""
 from __future__ import annotations
 
 import time
@@ -12,16 +14,16 @@ from typing import Callable
 from .findings import DEFAULT_KINDS, CheckRun
 
 
-def _readings(spec, bound, progress):
+def _readings(spec, bound, progress, **where):
     from .readings import reading_findings
 
-    return reading_findings(spec, bound=bound, progress=progress), ""
+    return reading_findings(spec, bound=bound, progress=progress, **where), ""
 
 
-def _gaps(spec, bound, progress):
+def _gaps(spec, bound, progress, **where):
     from .gaps import gap_findings
 
-    return gap_findings(spec, progress=progress)
+    return gap_findings(spec, progress=progress, **where)
 
 
 def _conflicts(spec, bound, progress):
@@ -44,21 +46,27 @@ def _translations(spec, bound, progress):
     return translation_findings(spec)
 
 
-def _whatif(spec, bound, progress):
+def _whatif(spec, bound, progress, whatif_seconds: float | None = 150.0, **where):
     from .whatif import whatif_findings
 
-    return whatif_findings(spec, progress=progress)
+    return whatif_findings(spec, seconds=whatif_seconds, progress=progress, **where)
 
 
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
                                "translation": _translations, "what-if": _whatif}
+SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut into chunks (`chunks.py`)
 
 
 def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,
-               progress: Callable[[str], None] | None = None) -> list[CheckRun]:
+               progress: Callable[[str], None] | None = None, whatif_seconds: float | None = 150.0,
+               **where) -> list[CheckRun]:
+    """`where`: workers, executor, scheduler, for the checks in SPREAD (`rulings.executor`);
+    their findings are the same wherever they run. `whatif_seconds`: the what-if sweep's
+    wall-clock budget (None: none, every alternative searched)."""
     runs = []
     for kind in kinds or list(DEFAULT_KINDS):
         t0 = time.perf_counter()
-        findings, note = CHECKS[kind](spec, bound, progress)
+        kw = dict(where, whatif_seconds=whatif_seconds) if kind == "what-if" else where if kind in SPREAD else {}
+        findings, note = CHECKS[kind](spec, bound, progress, **kw)
         runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
     return runs

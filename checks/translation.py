@@ -179,7 +179,7 @@ def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Fi
             + (f", {alone} stretches of lines with no counterpart" if alone else "") + ": "
             f"{len(findings)} differences, {sum(not f.resolved for f in findings)} unresolved; "
             f"{len(typos)} damaged or misspelt words, read corrected and reported as typos "
-            f"(language data: {', '.join(lex.sources)}) ({seconds:.2f} s)")
+            f"(language data: {', '.join(lex.sources)})")
     if gaps:
         shown = list(dict.fromkeys(f"{cid}: {describe(f)} is at {cite(name, p.lines)}" for cid, f, p in gaps))
         note += ("; not counted as differences, facts the other language states in lines the clause "

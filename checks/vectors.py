@@ -691,14 +691,15 @@ def search_witness(spec: Spec, cid: str, other: str, tries: int = 800, want: int
     return min(found, key=lambda f: f[:2])[2:] if found else None
 
 
-def reading_witnesses(spec: Spec, search: bool = True) -> tuple[list, list, list[dict]]:
+def reading_witnesses(spec: Spec, search: bool = True, **where) -> tuple[list, list, list[dict]]:
     """(meld witnesses, move witnesses, a note per pair of readings) from the reading
     check's findings; for readings of turn rules the check found no witness for, the
-    generator searches constructed situations itself."""
+    generator searches constructed situations itself. `where`: workers, executor,
+    scheduler for the reading check (`rulings.executor`)."""
     from .readings import reading_findings
 
     melds, moves, notes = [], [], []
-    for f in reading_findings(spec):
+    for f in reading_findings(spec, **where):
         w = f.witness or {}
         cid = f.clauses[0]
         adopted, other = f.id.rsplit(":", 1)[1].split("/")
@@ -772,11 +773,12 @@ def spec_digest(spec: Spec) -> str:
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None = None) -> dict[str, dict]:
-    """Every vector file (name -> JSON document), manifest included."""
+def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None = None, **where) -> dict[str, dict]:
+    """Every vector file (name -> JSON document), manifest included; `where` (workers,
+    executor, scheduler) says where the reading check's searches run."""
     say = progress or (lambda m: None)
     say("the reading check's witnesses")
-    wm, wmoves, notes = reading_witnesses(spec)
+    wm, wmoves, notes = reading_witnesses(spec, **where)
     alts = Alternatives(spec)
     say("melds")
     melds = meld_vectors(spec, size, wm, alts)

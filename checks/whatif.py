@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import copy
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,62 +176,87 @@ def build(spec: Spec, alt: Alternative, folder: Path, data: dict) -> Spec:
     return load(str(path))
 
 
-def whatif_findings(spec: Spec, seconds: float = 150.0, per_alt: float = 4.0, seeds: int = 2,
-                    max_moves: int = 300, progress=None, only: list[str] | None = None):
-    t0 = time.perf_counter()
-    deadline = t0 + seconds
-    src = Path(spec.file)
-    data = yaml.load(src.read_text(), Loader=Loader)
+def spec_data(spec: Spec) -> dict:
+    """The spec's file as YAML data, which `build` writes alternatives into."""
+    return yaml.load(Path(spec.file).read_text(), Loader=Loader)
+
+
+def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, per_alt: float, seeds: int,
+                       max_moves: int) -> tuple:
+    """One alternative searched against the spec as written: ("declared", name), ("rejected",
+    words), ("quiet", words) or ("finding", Finding)."""
+    name = _declared(spec, alt)
+    if name:
+        return "declared", name
+    try:
+        other = build(spec, alt, folder, data)
+    except Exception as e:         # the schema or the loader rejects it: not a way to write the clause
+        return "rejected", f"{type(e).__name__}"
+    t1 = time.perf_counter()
+    try:
+        told = tell_apart(spec, other, "as written", "what-if", meld_seconds=per_alt / 2,
+                          play_seconds=per_alt / 2, seeds=seeds, max_moves=max_moves, count_all=True)
+    except Exception as e:         # an alternative the kernel cannot play is reported, not raised
+        return "quiet", f"{alt.clause} ({alt.what}): could not be searched ({type(e).__name__}: {e})"
+    if not told.apart:
+        return "quiet", f"{alt.clause} ({alt.what})"
+    often = told.matters
+    if not often:
+        try:
+            ps = play_difference(spec, other, seconds=per_alt / 2, seeds=seeds, max_moves=max_moves,
+                                 count_all=True)
+            often = f"differs in {ps.matters} of {ps.games} games played"
+        except Exception as e:
+            often = f"not counted in play ({type(e).__name__})"
+    c = spec.clauses[alt.clause]
+    return "finding", Finding(
+        id=alt.key, kind="what-if", clauses=[alt.clause], sources=list(c.source),
+        question=f"would play notice if {alt.clause} were written otherwise ({alt.what})?",
+        verdict=f"yes: {told.verdict}"
+                f"; {often}",
+        resolved=False,
+        resolution="an alternative no declared reading examines: decide whether the text rules it out "
+                   "(cite the line), or add it as a reading or an assumption",
+        witness=told.witness, method=told.method, seconds=time.perf_counter() - t1,
+        extra={"path": list(alt.path), "was": alt.was, "now": alt.now, "how_often": often})
+
+
+def whatif_findings(spec: Spec, seconds: float | None = 150.0, per_alt: float = 4.0, seeds: int = 2,
+                    max_moves: int = 300, progress=None, only: list[str] | None = None, *,
+                    workers: int | None = 1, executor: str = "local", scheduler: str | None = None):
+    """The what-if map. Each alternative is a chunk of work (`chunks.whatif_chunk`) played
+    wherever `workers`/`executor`/`scheduler` say (`rulings.executor`), merged in the
+    alternatives' order. `seconds` (None: no budget) is the sweep's wall-clock budget: an
+    alternative whose search has not started by then is left unsearched and listed."""
+    from rulings import executor as ex
+
+    from .chunks import whatif_chunk
+
     alts = [a for a in alternatives(spec) if only is None or a.clause in only]
+    ends = None if seconds is None else time.time() + seconds
+    key = ex.spec_key(spec)
+    jobs = [(key, alt, ends, per_alt, seeds, max_moves) for alt in alts]
+
+    def step(k: int) -> None:
+        progress(f"what-if: {k} of {len(alts)} alternatives searched")
+
+    out = ex.run(whatif_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler,
+                 progress=step if progress else None)
     findings: list[Finding] = []
     declared = rejected = 0
     quiet: list[str] = []
     unsearched: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="rulings-whatif-") as tmp:
-        folder = Path(tmp)
-        for i, alt in enumerate(alts):
-            if time.perf_counter() > deadline:
-                unsearched.append(f"{alt.clause} ({alt.what})")
-                continue
-            if _declared(spec, alt):
-                declared += 1
-                continue
-            if progress:
-                progress(f"what-if {i + 1}/{len(alts)}: {alt.clause} {alt.what}")
-            try:
-                other = build(spec, alt, folder, data)
-            except Exception:          # the schema or the loader rejects it: not a way to write the clause
-                rejected += 1
-                continue
-            t1 = time.perf_counter()
-            try:
-                told = tell_apart(spec, other, "as written", "what-if", meld_seconds=per_alt / 2,
-                                  play_seconds=per_alt / 2, seeds=seeds, max_moves=max_moves, count_all=True)
-            except Exception as e:     # an alternative the kernel cannot play is reported, not raised
-                quiet.append(f"{alt.clause} ({alt.what}): could not be searched ({type(e).__name__}: {e})")
-                continue
-            if not told.apart:
-                quiet.append(f"{alt.clause} ({alt.what})")
-                continue
-            often = told.matters
-            if not often:
-                try:
-                    ps = play_difference(spec, other, seconds=per_alt / 2, seeds=seeds, max_moves=max_moves,
-                                         count_all=True)
-                    often = f"differs in {ps.matters} of {ps.games} games played"
-                except Exception as e:
-                    often = f"not counted in play ({type(e).__name__})"
-            c = spec.clauses[alt.clause]
-            findings.append(Finding(
-                id=alt.key, kind="what-if", clauses=[alt.clause], sources=list(c.source),
-                question=f"would play notice if {alt.clause} were written otherwise ({alt.what})?",
-                verdict=f"yes: {told.verdict}"
-                        f"; {often}",
-                resolved=False,
-                resolution="an alternative no declared reading examines: decide whether the text rules it out "
-                           "(cite the line), or add it as a reading or an assumption",
-                witness=told.witness, method=told.method, seconds=time.perf_counter() - t1,
-                extra={"path": list(alt.path), "was": alt.was, "now": alt.now, "how_often": often}))
+    for what, said in out.results:
+        if what == "finding":
+            findings.append(said)
+        elif what == "quiet":
+            quiet.append(said)
+        elif what == "unsearched":
+            unsearched.append(said)
+        elif what == "declared":
+            declared += 1
+        else:
+            rejected += 1
     note = (f"{len(alts)} alternatives of {len({a.clause for a in alts})} clauses: {len(findings)} change a verdict, "
             f"{len(quiet)} not told apart within the bound ({per_alt:.0f} s each: Z3 over hands where meld rules "
             f"change, {seeds} seeded games per table size of at most {max_moves} moves), {declared} already "
@@ -241,7 +265,9 @@ def whatif_findings(spec: Spec, seconds: float = 150.0, per_alt: float = 4.0, se
         note += f"; the {seconds:.0f} s budget left {len(unsearched)} unsearched: " + ", ".join(unsearched)
     if quiet:
         note += "; not told apart: " + ", ".join(quiet)
+    if out.notes:
+        note += "; " + "; ".join(out.notes)
     return findings, note
 
 
-__all__ = ["Alternative", "alternatives", "build", "whatif_findings"]
+__all__ = ["Alternative", "alternatives", "build", "search_alternative", "spec_data", "whatif_findings"]

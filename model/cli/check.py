@@ -9,6 +9,7 @@ import click
 
 from ..checks.findings import KINDS
 from .common import READING_HELP
+from .scale import scale_options
 
 
 @click.command()
@@ -19,8 +20,13 @@ from .common import READING_HELP
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
+@click.option("--what-if-seconds", "whatif_seconds", type=click.FloatRange(0, None), default=150.0,
+              show_default=True, help="The what-if sweep's time budget (alternatives not started by then are "
+                                      "listed unsearched); 0: no budget, every alternative searched.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], as_json: bool):
+@scale_options
+def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], whatif_seconds: float,
+          as_json: bool, workers: int | None, executor: str, scheduler: str | None):
     """Search a game's rules for ambiguities, gaps, conflicts, false claims and
     translation differences, each finding with a replayable witness.
 
@@ -28,7 +34,9 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     written (another enum value, a number moved by one, a comparison loosened or
     tightened, the clause dropped) that play would notice and no declared reading
     examines. `--reading CLAUSE=READING` runs every check with that reading in force
-    (readings are then compared against it).
+    (readings are then compared against it). The reading searches, the exploration
+    for gaps and the what-if alternatives run on every core (`--workers`) or on a Dask
+    cluster (`--executor dask`), with the same findings wherever they run.
 
     Exit 0 when every finding is resolved (by an adopted reading, a named assumption,
     or because the claim holds), 1 when some finding is unresolved, 2 on bad input.
@@ -44,18 +52,24 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
 
     from ..checks import report
     from ..checks.run import run_checks
+    from ..executor import ExecutorError
 
     spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
         _fail("--bound must be at least 1")
+    where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_seconds=whatif_seconds or None)
     t0 = time.perf_counter()
-    if as_json or not sys.stderr.isatty():
-        runs = run_checks(spec, list(kinds) or None, bound)
-    else:
-        from rich.console import Console
+    try:
+        if as_json or not sys.stderr.isatty():
+            runs = run_checks(spec, list(kinds) or None, bound, **where)
+        else:
+            from rich.console import Console
 
-        with Console(stderr=True).status("checking") as status:
-            runs = run_checks(spec, list(kinds) or None, bound, progress=lambda m: status.update(f"checking: {m}"))
+            with Console(stderr=True).status("checking") as status:
+                runs = run_checks(spec, list(kinds) or None, bound,
+                                  progress=lambda m: status.update(f"checking: {m}"), **where)
+    except ExecutorError as e:
+        _fail(str(e))
     seconds = time.perf_counter() - t0
     if as_json:
         click.echo(json.dumps(report.as_json(game, runs, seconds), indent=2))

@@ -8,6 +8,7 @@ import time
 import click
 
 from .common import READING_HELP, output_folder
+from .scale import scale_options
 
 
 def _playable(spec, table: bool = False) -> bool:
@@ -39,14 +40,16 @@ def _playable(spec, table: bool = False) -> bool:
               help="How many vectors: 1 is the small default set; larger sizes ask more questions of each kind.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
-def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: bool):
+@scale_options
+def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: bool, workers: int | None,
+            executor: str, scheduler: str | None):
     """Write language-neutral JSON conformance vectors for a game.
 
     Meld legality, best lay-downs, move legality, scoring and whole seeded games, each
     with the spec's answer and the clauses behind it; a manifest names the spec (and its
     file digest), the readings in force, the assumptions, the generator and the counts,
     and which clauses no vector exercises. The same spec and version give the same
-    files, byte for byte. Exit 0 when written, 2 on bad input.
+    files, byte for byte (at any --workers). Exit 0 when written, 2 on bad input.
 
     \b
     Examples:
@@ -54,16 +57,20 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
       rulings vectors tick -o vectors/big --size 5
       rulings vectors tick -o vectors/strict --reading wild-limit=per-lay-down
     """
-    from .common import _load, _progress
+    from .common import _fail, _load, _progress
 
     from ..checks import vectors as vec
+    from ..executor import ExecutorError
 
     spec = _load(game, readings)
     whole = _playable(spec, table=True)
     t0 = time.perf_counter()
     with _progress("writing vectors", as_json):
         if whole:
-            docs = vec.generate(spec, size)
+            try:
+                docs = vec.generate(spec, size, workers=workers, executor=executor, scheduler=scheduler)
+            except ExecutorError as e:
+                _fail(str(e))
         else:                           # the table question alone: the turn rules are still prose
             from ..checks import vectors_table
 
@@ -116,15 +123,18 @@ DEFAULT_DEADLINE = 600.0
                    "reading not in force, each clause dropped) as an implementation and print how many this "
                    "run's settings (--random, --seed, --vectors) kill, and which survive.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@scale_options
 def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, allow_unsupported, readings,
-            self_test, as_json):
+            self_test, as_json, workers, executor, scheduler):
     """Test another implementation of a game against the spec.
 
     Runs the conformance vectors, then a differential search (Hypothesis): random hands,
     states and moves asked of both the spec's kernel and the implementation; each kind
     of divergence is shrunk to its smallest form and reported with the situation, what
     the spec says (clauses and rulebook lines) and what the implementation said.
-    docs/conformance.md describes the adapter protocol.
+    docs/conformance.md describes the adapter protocol. The search runs in seeded batches
+    of cases on every core (`--workers`, each worker process with its implementation
+    started once) or on a Dask cluster (`--executor dask`), with the same report wherever.
 
     Whatever the implementation does, the run ends with a report by its deadline: a hang,
     a crash, a flood of output, malformed or oversized answers are reported against the
@@ -154,6 +164,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     from .common import _fail, _load
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
+    from ..executor import ExecutorError
 
     ends = time.monotonic() + deadline
     if self_test:
@@ -187,21 +198,27 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     except adapters.AdapterError as e:
         _fail(str(e))
     try:
+        from ..checks.conform_chunks import Recipe
+
         kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
         if table_only:                   # the table question alone (checks/conform_table.py)
             from ..checks import conform_table
 
             report = conform_table.conform(spec, impl, docs, random_cases, seed, **kw)
-        elif as_json or not sys.stderr.isatty():
-            report = run.conform(spec, impl, docs, random_cases, seed, **kw)
         else:
-            from rich.console import Console
+            kw.update(recipe=Recipe(adapter, cmd, timeout, spec.game, time.time() + (ends - time.monotonic())),
+                      where=dict(workers=workers, executor=executor, scheduler=scheduler))
+            if as_json or not sys.stderr.isatty():
+                report = run.conform(spec, impl, docs, random_cases, seed, **kw)
+            else:
+                from rich.console import Console
 
-            with Console(stderr=True).status("conform") as status:
-                report = run.conform(spec, impl, docs, random_cases, seed,
-                                     progress=lambda m: status.update(f"conform: {m}"), **kw)
-        if not table_only:
+                with Console(stderr=True).status("conform") as status:
+                    report = run.conform(spec, impl, docs, random_cases, seed,
+                                         progress=lambda m: status.update(f"conform: {m}"), **kw)
             _table_too(spec, impl, folder, random_cases, seed, report)
+    except ExecutorError as e:
+        _fail(str(e))
     finally:
         impl.close()
     if docs is not None and docs["manifest.json"]["spec"]["sha256"] != vec.spec_digest(spec):

@@ -200,7 +200,7 @@ def test_output_path_refused_before_any_work(no_work, tmp_path, command, out, wh
 def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
     """A folder that does not exist yet is fine: it is created."""
     made = {}
-    monkeypatch.setattr("rulings.checks.vectors.generate", lambda spec, size: {"manifest.json": {}})
+    monkeypatch.setattr("rulings.checks.vectors.generate", lambda spec, size, **where: {"manifest.json": {}})
     monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
     run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
     assert made["out"] == tmp_path / "a" / "b"

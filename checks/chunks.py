@@ -1,0 +1,45 @@
+"""The checks' searches cut into chunks of work for `rulings.executor`.
+
+A chunk names its spec by `executor.spec_key` (a worker that does not hold the spec
+loads it again from where it came from) and carries everything else the search needs,
+so a chunk gives the same answer on whichever worker plays it; the results are merged by
+the caller in the chunks' order, so a check's findings are the same at any worker count.
+
+- `reading_chunk`: one clause's reading in force against one other reading
+  (`readings.compare_readings`).
+- `whatif_chunk`: one alternative of the what-if map (`whatif.search_alternative`). The
+  sweep's time budget travels as a wall-clock time (`time.time()`, comparable across
+  processes and machines): a chunk started after it searches nothing and says so.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+_data: dict = {}        # spec file -> its YAML, read once per worker process
+
+
+def reading_chunk(job: tuple):
+    from rulings.executor import spec_of
+
+    from .readings import compare_readings
+
+    key, cid, other, meld_seconds, play_seconds = job
+    return compare_readings(spec_of(key), cid, other, meld_seconds, play_seconds)
+
+
+def whatif_chunk(job: tuple) -> tuple:
+    """("unsearched" | "declared" | "rejected" | "quiet" | "finding", what: words or a Finding)."""
+    from rulings.executor import spec_of
+
+    from .whatif import search_alternative, spec_data
+
+    key, alt, ends, per_alt, seeds, max_moves = job
+    if ends is not None and time.time() > ends:
+        return "unsearched", f"{alt.clause} ({alt.what})"
+    spec = spec_of(key)
+    if spec.file not in _data:
+        _data[spec.file] = spec_data(spec)
+    with tempfile.TemporaryDirectory(prefix="rulings-whatif-") as tmp:
+        return search_alternative(spec, alt, Path(tmp), _data[spec.file], per_alt, seeds, max_moves)

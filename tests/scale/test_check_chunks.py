@@ -1,0 +1,90 @@
+"""`rulings check` on the executor: the reading searches, the exploration for gaps and the
+what-if alternatives give the same findings at any worker count and on a Dask cluster.
+
+Only the `seconds` fields differ between two runs, as they do between two runs on the
+same worker count: they measure time, so the comparison leaves them out."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulings.checks.whatif import whatif_findings
+from rulings.spec import load
+
+BIN = Path(sys.executable).parent
+
+
+def _timeless(o):
+    if isinstance(o, dict):
+        return {k: _timeless(v) for k, v in o.items() if k != "seconds"}
+    if isinstance(o, list):
+        return [_timeless(v) for v in o]
+    return o
+
+
+def _check(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "rulings"), "check", *args], capture_output=True, text=True, timeout=900)
+
+
+def test_check_json_is_the_same_at_one_and_two_workers():
+    """The kinds searched without a time budget (exploration is bounded by games and moves):
+    the same JSON, `seconds` aside."""
+    outs = []
+    for w in ("1", "2"):
+        p = _check("tick", "--kind", "gap", "--kind", "translation", "--json", "--workers", w)
+        assert p.returncode in (0, 1), p.stderr
+        outs.append(json.loads(p.stdout))
+    assert outs[0]["checks"][0]["findings"], "the exploration found nothing"
+    assert _timeless(outs[0]) == _timeless(outs[1])
+
+
+def test_the_reading_searches_are_the_same_at_one_and_two_workers():
+    """The reading searches have wall-clock budgets (Z3 and play, 20 s each by default) that
+    a busy machine can reach at one worker count and not at another; given budgets they do
+    not reach, the findings are the same."""
+    from rulings.checks.readings import reading_findings
+
+    spec = load("tick")
+    runs = [[_timeless(f.to_json()) for f in reading_findings(spec, meld_seconds=600, play_seconds=600, workers=w)]
+            for w in (1, 2)]
+    assert runs[0] and any(f["extra"]["told_apart"] for f in runs[0])
+    assert runs[0] == runs[1]
+
+
+def _whatif(**where) -> tuple[list, str]:
+    spec = load("tick")
+    found, note = whatif_findings(spec, seconds=None, per_alt=20, only=["lay-when-able", "wild-limit"], **where)
+    return [_timeless(f.to_json()) for f in found], note
+
+
+@pytest.fixture(scope="module")
+def whatif_in_process():
+    return _whatif(workers=1)
+
+
+def test_the_whatif_map_is_the_same_on_local_workers(whatif_in_process):
+    found, note = whatif_in_process
+    assert found and "already declared" in note and "unsearched" not in note
+    assert _whatif(workers=2) == whatif_in_process
+
+
+def test_the_whatif_map_is_the_same_on_a_dask_cluster(whatif_in_process):
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    assert _whatif(executor="dask", workers=2) == whatif_in_process
+
+
+def test_a_spent_budget_leaves_every_alternative_unsearched_and_listed():
+    spec = load("tick")
+    found, note = whatif_findings(spec, seconds=-1, only=["wild-limit"], workers=2)
+    assert not found
+    assert "budget left" in note and "wild-limit (" in note
+
+
+def test_check_names_a_scheduler_nobody_answers_at():
+    p = _check("tick", "--kind", "reading", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert "127.0.0.1:9" in p.stderr and "Traceback" not in p.stderr
