@@ -432,6 +432,10 @@ def _empty(z, width):
 
 
 def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
+    if z.kind == "table" and isinstance(v, str):
+        v = v.split("|")                              # a table written as one string, melds between '|'
+    if z.kind == "table" and isinstance(v, list) and any(isinstance(x, str) and len(x.split()) > 1 for x in v):
+        v = [x.split() if isinstance(x, str) else x for x in v]     # each string one meld
     if z.kind in ("melds", "table"):
         if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
             v = [v]                                   # one group written as a flat list
