@@ -44,6 +44,9 @@ CASES = [
     ("level8-6p-greedy-s2", 6, "greedy", 2, {}),
     ("level8-3p-greedy-s5-other-readings", 3, "greedy", 5,
      {"reshuffle-when": "when-emptied", "skip-discard": "only-played", "wilds-only": "needs-a-number-card"}),
+    ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
+    ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
+     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
 ]
 
 
