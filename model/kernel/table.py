@@ -39,7 +39,7 @@ from collections import Counter
 
 from .. import rearrange as ra
 from . import flow, trace
-from .lay import decide
+from .lay import decide, rest_melds
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, counts, remove
 
@@ -105,6 +105,7 @@ def _check_initial(state, r, decl, old: Table, new: Table) -> Refusal | None:
                                   "meld is new melds from the player's own hand")
     cards = [c for m in rest for c in m]
     contract = spec.contract(initial=True)
+    rest_melds(spec, contract, "whether the new melds make the initial meld")
     v = decide(spec, contract, counts(cards, len(spec.cards.types)))
     if not v.legal:
         found = [x.clause for x in v.violations]
