@@ -30,8 +30,12 @@ partition of its cards (`reference.decide`), not of the given melds.
 
 `options(state, decl)` is the play `legal_moves` offers: the most the mover can place
 (`rulings.rearrange.best`: Z3, the reference when Z3 cannot decide), or, when that
-rearrangement breaks a wild rule, the best melds from the hand alone beside the table
-untouched. `able(state, seat)` says whether a seat has any play (the name `able`).
+rearrangement breaks a wild rule, the most with the melds holding a wild left as they
+are, or else the best melds from the hand alone beside the table untouched: the first of
+these the rules allow. So under the wild rules the play offered is not always the most
+the rules allow (a swap, or cards added to a wild's meld, is never searched for), and
+`able(state, seat)` (whether a seat has any play, the name `able`) may miss a play that
+only such a move makes.
 """
 from __future__ import annotations
 
@@ -250,6 +254,13 @@ def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) ->
         p = _best(spec, table, hand, False)
         if p.possible and any(p.placed):
             tries.append(normal(m.cards for m in p.melds))
+        types = spec.cards.types
+        held = tuple(m for m in old if any(types[c].wild for c in m))
+        if held and decl.f.get("wild_locks"):       # the melds holding a wild set aside, the rest rearranged
+            free = counts([c for m in old if m not in held for c in m], width)
+            p = _best(spec, free, hand, False)
+            if p.possible and any(p.placed):
+                tries.append(held + normal(m.cards for m in p.melds))
         q = _best(spec, zero, hand, False)
         if q.possible and any(q.placed):
             tries.append(old + normal(m.cards for m in q.melds))
