@@ -221,6 +221,8 @@ def scenario_example(spec: Spec, scen, j) -> dict:
                 groups = st.zone(z.id, seat)
                 if groups:
                     rows.append({"label": f"Seat {seat} has laid", "melds": [_lay_toks(spec, g) for g in groups]})
+        if z.kind == "table" and st.zone(z.id):
+            rows.append({"label": f"The {z.id.replace('_', '-')} holds", "melds": [_lay_toks(spec, g) for g in st.zone(z.id)]})
     for seat in range(st.players):
         if seat != me and j.round_ends and sum(st.hand(seat)):
             rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, st.hand(seat))})
@@ -286,7 +288,8 @@ def scenario_example(spec: Spec, scen, j) -> dict:
     from rulings.simulate import grouping
 
     return {"kind": "scenario", "setting": setting, "notes": notes, "rows": rows, "steps": steps,
-            "result": as_sentence(_outcome(scen, j)) + ".", "scores": scores, "round_word": grouping(spec)}
+            "result": as_sentence(_outcome(scen, j)) + ".", "scores": scores, "round_word": grouping(spec),
+            "went_out": j.round_ends[0].get("went_out") if j.legal and j.round_ends else None}
 
 
 # ---- forms of the answer, for a judged scenario -----------------------------------------
@@ -295,6 +298,7 @@ def scenario_example(spec: Spec, scen, j) -> dict:
 def _counts_against(rules, term: str) -> bool:
     """Whether a scoring term lowers the round's score (it is subtracted)."""
     env = {n: 0 for n in rules.terms}
+    env.update({f"others({n})": 0 for n in rules.terms}, went_out=False)
     base = rules.score_expr.evaluate(dict(rules.spec.params, **env))
     env[term] = 1
     return rules.score_expr.evaluate(dict(rules.spec.params, **env)) < base
@@ -317,6 +321,12 @@ def _score_line(spec: Spec, ex: dict, seat: int) -> str:
         else:
             parts.append(f"holds {cards_text(t['cards'])} ({t['points']} points)" if t["cards"] else "holds nothing")
     sum_text = str(rules.get("scoring.round"))
+    out = ex.get("went_out") == seat          # a term only the player who went out collects: its branch
+    sum_text = re.sub(r"\(([^()]*(?:\([^()]*\))?[^()]*) if went_out else ([^()]*)\)",
+                      lambda m: f"({m.group(1) if out else m.group(2)})", sum_text)
+    for name in values:                       # others(TERM): the term summed over the other seats
+        others = sum(t["points"] for x in ex["scores"] if x["seat"] != seat for t in x["terms"] if t["name"] == name)
+        sum_text = sum_text.replace(f"others({name})", str(others))
     for name in sorted(values, key=len, reverse=True):
         sum_text = re.sub(rf"\b{re.escape(name)}\b", str(values[name]), sum_text)
     sum_text = sum_text.replace(" - ", " − ")

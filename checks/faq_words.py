@@ -84,6 +84,9 @@ def move_text(spec: Spec, m: Mapping) -> str:
         return f"playing {decl.f['card']} on seat {arg}"
     if decl.mechanic == "extend":
         return f"adding {' '.join(map(str, arg['cards']))} to seat {arg['seat']}'s meld {arg['meld']}"
+    if decl.mechanic == "rearrange":
+        melds = [" ".join(map(str, g)) if isinstance(g, list) else str(g) for g in arg]
+        return f"leaving the {decl.f['to']} as " + " | ".join(melds)
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 

@@ -118,6 +118,9 @@ class GreedyPlayer:
         r = kernel.rules(state.spec)
         spec = state.spec
         hand = state.hand()
+        plays = [m for m in moves if r.moves[m.id].mechanic == "rearrange"]
+        if plays:                    # the most the hand can add to a shared table
+            return plays[0]
         phase_draws = [m for m in moves if r.moves[m.id].mechanic == "draw"]
         if phase_draws:
             return self._draw(state, r, phase_draws, hand)

@@ -389,7 +389,7 @@ def _normal(spec: Spec, key: str, v):
     def one(x):
         if z.kind == "hand":
             return sorted(toks(x))
-        if z.kind == "melds":
+        if z.kind in ("melds", "table"):
             return [sorted(toks(g)) for g in x]
         return toks(x)
 

@@ -10,6 +10,8 @@ A move is written `{MOVE: ARGUMENT}`, the argument shaped by the move's mechanic
     discard   the card ({discard: 9})
     give      the seat given the card ({skip: 2})
     move_all  the zone emptied ({pass: skipped})
+    rearrange the whole new table, a list of melds ({play: [[k7, k8, k9], [r5, o5, b5]]},
+              or one string with '|' between melds: {play: "k7 k8 k9 | r5 o5 b5"})
 
 A state is a scenario's situation: the kernel's fields (seed, round, players, dealer,
 to_play, phase, turns_finished, lays_this_turn, reshuffles, winners), one field per zone
@@ -83,7 +85,8 @@ def _arg_kind(r, decl: MoveDecl) -> str:
         if any(r.zones[z].each for z in decl.f["from"]):
             return "seat"
         return "zone"
-    return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone"}[decl.mechanic]
+    return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone",
+            "rearrange": "table"}[decl.mechanic]
 
 
 def move_to_doc(spec, move: Move) -> dict:
@@ -100,6 +103,8 @@ def move_to_doc(spec, move: Move) -> dict:
         return {move.id: _toks(spec, move.cards)}
     if kind == "card":
         return {move.id: _toks(spec, move.cards)[0]}
+    if kind == "table":
+        return {move.id: [_toks(spec, m) for m in move.melds or ()]}
     return {move.id: {"cards": _toks(spec, move.cards), "seat": move.seat, "meld": move.group}}
 
 
@@ -119,6 +124,8 @@ def move_words(spec, move: Move | Mapping) -> str:
     if kind == "extend" and isinstance(arg, Mapping):
         cards = arg.get("cards")
         return f"{mid} {' '.join(map(str, cards)) if isinstance(cards, list) else cards} to seat {arg.get('seat')}'s meld {arg.get('meld')}"
+    if kind == "table" and isinstance(arg, list):
+        return f"{mid}: " + " | ".join(" ".join(map(str, m)) if isinstance(m, list) else str(m) for m in arg)
     if isinstance(arg, list):
         return f"{mid} {' '.join(map(str, arg))}"
     return f"{mid} {arg}"
@@ -188,7 +195,7 @@ def _forms(spec) -> str:
         src = d.f.get("from")
         arg = {"zone": next(iter(src)) if isinstance(src, Mapping) else src,
                "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card",
-               "extend": "{cards: [...], seat: S, meld: I}"}[kind]
+               "extend": "{cards: [...], seat: S, meld: I}", "table": "[[cards], [cards], ...] (the new table)"}[kind]
         out.append(f"{{{d.id}: {arg}}}")
     return ", ".join(out)
 
@@ -232,6 +239,23 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
             rd.bad(f"{where}.{mid}", f"exactly one card, got {len(cards)}")
             return None
         return Move(mid, (cards[0],)), {mid: _toks(spec, cards)[0]}
+    if kind == "table":
+        if isinstance(arg, str):
+            arg = [part for part in arg.split("|")]
+        if not isinstance(arg, list) or not arg:
+            rd.bad(f"{where}.{mid}", f"the new table: a list of melds, each a list of cards (or a string of melds "
+                   f"separated by '|'), got {arg!r}")
+            return None
+        melds = []
+        for j, g in enumerate(arg):
+            cards = rd.tokens(f"{where}.{mid}[{j}]", g)
+            if cards is not None and not cards:
+                rd.bad(f"{where}.{mid}[{j}]", "a meld holds at least one card")
+            elif cards is not None:
+                melds.append(tuple(sorted(cards)))
+        if len(melds) != len(arg):
+            return None
+        return Move(mid, melds=tuple(melds)), {mid: [_toks(spec, m) for m in melds]}
     if not isinstance(arg, Mapping) or set(arg) != {"cards", "seat", "meld"}:
         rd.bad(f"{where}.{mid}", f"{{cards: [...], seat: S, meld: I}}, got {arg!r}")
         return None
@@ -256,7 +280,7 @@ def move_from_doc(spec, m: Mapping, where: str = "move") -> Move:
 def _zone_doc(spec, z, value):
     if z.kind == "hand":
         return _toks(spec, cards_of(value))
-    if z.kind == "melds":
+    if z.kind in ("melds", "table"):
         return [_toks(spec, g) for g in value]
     return _toks(spec, value)
 
@@ -408,7 +432,11 @@ def _empty(z, width):
 
 
 def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
-    if z.kind == "melds":
+    if z.kind == "table" and isinstance(v, str):
+        v = v.split("|")                              # a table written as one string, melds between '|'
+    if z.kind == "table" and isinstance(v, list) and any(isinstance(x, str) and len(x.split()) > 1 for x in v):
+        v = [x.split() if isinstance(x, str) else x for x in v]     # each string one meld
+    if z.kind in ("melds", "table"):
         if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
             v = [v]                                   # one group written as a flat list
         if not isinstance(v, list):

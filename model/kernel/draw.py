@@ -6,12 +6,15 @@ many units (`units: {max: many}`), charge counters per unit (`cost: {chips: 1}`)
 that a pile hold enough first (`needs: {stock: 2, per: unit}`), and say which cards of a
 face-up pile it takes (`take_from: top`). A draw from a pile each player owns takes one
 card from the pile of the seat the move names. Piles that are not the stock must hold
-what the move takes; the stock follows the stock-empty rule when it runs short.
+what the move takes; the stock follows the stock-empty rule when it runs short. A draw
+may end the turn (`then: end_turn`), and may be only for a player who cannot make another
+move (`instead_of: MOVE`, a rearrange move).
 """
 from __future__ import annotations
 
 from . import flow, trace
 from .rules import Move as MoveDecl, Rules
+from .vocabulary import END_TURN
 from .state import Refusal, State, add
 
 
@@ -22,6 +25,10 @@ def _plural(n: int, word: str) -> str:
 def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -> State | Refusal:
     me = state.current
     stock = r.stock
+    if "instead_of" in decl.f:
+        bad = _instead(state, r, decl)
+        if bad is not None:
+            return bad
     takes_stock = stock is not None and stock.id in decl.f["from"]
     if takes_stock and not state.zone(stock.id):
         state, ended = flow.empty_stock(state)
@@ -43,7 +50,22 @@ def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -
     state = state.with_zones([(r.hand.id, add(state.hand(me), taken), None)], phase=decl.then)
     for cnt, c in cost.items():
         state = state.with_counter(cnt, state.counter(cnt) - c)
+    if decl.then == END_TURN:
+        return flow.end_turn(flow.after_draw(state))
     return flow.after_draw(state)
+
+
+def _instead(state: State, r: Rules, decl: MoveDecl) -> Refusal | None:
+    """`instead_of: MOVE`: the draw is for a player who cannot make that move now."""
+    trace.rest(r.clause(f"moves.{decl.id}.instead_of"), "whether a player who can play may draw instead")
+    other = r.moves.get(decl.f["instead_of"])
+    if other is None or other.mechanic != "rearrange":
+        return None
+    from .table import options
+    if options(state, other):
+        return Refusal((r.clause(f"moves.{decl.id}.instead_of"),),
+                       f"a {decl.id} is for a player who cannot {other.id}; this player can")
+    return None
 
 
 UNSURE = "unsure"

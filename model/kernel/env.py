@@ -7,6 +7,7 @@
     down                       the player has laid this round
     went_out                   the player went out (at the end of a round)
     contract_cards             cards the player's contract asks for (0 without one)
+    able                       the player could rearrange the table now (model/kernel/table.py)
     most_drawn                 the most cards the player's counters let one turn's draw bring
                                (each draw move at every unit its costs allow; without a cost,
                                the whole deck)
@@ -24,7 +25,7 @@ from . import vocabulary as V
 def zone_size(zone, value) -> int:
     if zone.kind == "hand":
         return sum(value)
-    if zone.kind == "melds":
+    if zone.kind in ("melds", "table"):
         return sum(len(g) for g in value)
     return len(value)
 
@@ -33,7 +34,7 @@ def zone_points(spec, zone, value) -> int:
     types = spec.cards.types
     if zone.kind == "hand":
         return sum(n * types[t].value for t, n in enumerate(value))
-    if zone.kind == "melds":
+    if zone.kind in ("melds", "table"):
         return sum(types[c].value for g in value for c in g)
     return sum(types[c].value for c in value)
 
@@ -107,7 +108,13 @@ _STATE_NAMES = {
     "went_out": lambda st, seat: False,
     "contract_cards": contract_cards,
     "most_drawn": most_drawn,
+    "able": lambda st, seat: _able(st, seat),
 }
+
+
+def _able(state, seat: int) -> bool:
+    from .table import able
+    return able(state, seat)
 
 
 def _getter(r, spec, name: str):

@@ -208,6 +208,8 @@ def empty_stock(state: State) -> tuple[State, bool]:
     then = r.need("stock_empty.then")
     if then == "end_round":
         return end_round(state, None, "stock_empty", "counts"), True
+    if then == "pass":            # the draw takes nothing and the turn passes
+        return end_turn(state), True
     trace.rest(r.clause("stock_empty.when"), "when the empty stock is refilled")
     r.need("stock_empty.when")
     refilled = refill(state)
@@ -248,7 +250,8 @@ def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
         earned = bool(Env(state, state.dealer)[iid]) if iid else True
         bonus = tuple(int(b["points"]) if (earned and s == state.dealer) else 0 for s in range(n))
     if r.score_expr is not None:
-        scores = tuple(int(evaluate(r.score_expr, state, s, went_out=(s == went_out), **{k: v[s] for k, v in terms}))
+        scores = tuple(int(evaluate(r.score_expr, state, s, went_out=(s == went_out), **{k: v[s] for k, v in terms},
+                                    **{f"others({k})": sum(v) - v[s] for k, v in terms}))
                        + bonus[s] for s in range(n))
     else:
         scores = (0,) * n

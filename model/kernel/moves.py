@@ -3,19 +3,22 @@
 A `Move` names one of the spec's moves by its id and carries what that move's mechanic
 asks for: the cards (a lay, a discard, cards added to a meld), the number of units (a
 draw that lets the player choose), a seat (a pile of that seat, the player given a card,
-whose meld is added to) and a meld index (which meld is added to).
+whose meld is added to), a meld index (which meld is added to) and a whole new table of
+melds (a rearrangement of a shared table).
 
 `apply(state, move)` returns the next state, or a `Refusal` naming the clauses that
 forbid the move; it raises `Undecided` where no clause decides what happens.
 `legal_moves(state)` is compact: every draw, one lay (the best lay-down the reference
-finds), every distinct card for each turn-ending move, every meld a single card extends.
+finds), every distinct card for each turn-ending move, every meld a single card extends,
+one rearrangement of a shared table (the most the hand can add, `table.options`), and no
+draw made `instead_of` a move that is offered.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Union
 
-from . import draw as draw_, ends, flow, lay as lay_, trace
+from . import draw as draw_, ends, flow, lay as lay_, table as table_, trace
 from .rules import KernelError, rules
 from .state import Refusal, State
 
@@ -27,9 +30,12 @@ class Move:
     units: int = 1
     seat: int | None = None
     group: int | None = None
+    melds: tuple[tuple[int, ...], ...] | None = None     # a new table of melds (rearrange)
 
     def __post_init__(self):
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+        if self.melds is not None:
+            object.__setattr__(self, "melds", tuple(tuple(sorted(m)) for m in self.melds))
 
 
 def apply(state: State, move: Move) -> Union[State, Refusal]:
@@ -60,6 +66,8 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
         out = ends.give(state, r, decl, move.seat)
     elif mech == "move_all":
         out = ends.move_all(state, r, decl)
+    elif mech == "rearrange":
+        out = table_.rearrange(state, r, decl, move.melds)
     else:   # pragma: no cover (validation admits only the mechanics above)
         raise KernelError(f"unknown mechanic {mech!r}")
     if isinstance(out, State):
@@ -94,7 +102,13 @@ def _legal_moves(state: State) -> list[Move]:
     probe = state
     ended = False
     for m in phase:
+        if m.mechanic == "rearrange":
+            out += [Move(m.id, melds=t) for t in table_.options(state, m)]
+    for m in phase:
         if m.mechanic == "draw":
+            io = m.f.get("instead_of")
+            if io is not None and any(x.id == io for x in out):
+                continue
             srcs = m.f["from"]
             fixed = m.f.get("units") is None
             if fixed and not any(r.zones[z].each for z in srcs):

@@ -61,7 +61,7 @@ class _Owned:
 @dataclass(frozen=True)
 class Zone(_Owned):
     id: str
-    kind: str            # hand, pile, melds
+    kind: str            # hand, pile, melds, table
     owner: str           # each, shared
     face: str            # up, down (piles; hands and melds are "up" to their owner)
     clause: str
@@ -104,7 +104,7 @@ class Move:
 
 # names an expression may use, beside counters, inputs, params and the scoring terms
 KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "down", "went_out",
-                "contract_cards", "most_drawn")
+                "contract_cards", "most_drawn", "able")
 ACCESSORS = ("size", "points")
 
 
@@ -318,6 +318,10 @@ class Rules:
                 units = m.f.get("units")
                 if units is not None and "max" not in units:
                     self.err(f"{p}.units", f"move {m.id!r}: units needs max (a number, or many)")
+                io = m.f.get("instead_of")
+                if io is not None and (io not in self.moves or self.moves[io].mechanic != "rearrange"):
+                    self.err(f"{p}.instead_of", f"move {m.id!r} is a draw instead of {io!r}, which is not a "
+                             "rearrange move")
                 needs = m.f.get("needs")
                 if needs and "per" not in needs:
                     self.err(f"{p}.needs", f"move {m.id!r}: needs says per what: per: unit or per: move")
@@ -369,6 +373,8 @@ class Rules:
                     if z is not None and not z.each:
                         self.err(f"{p}.to", f"move {m.id!r} gives a card to another player: its zone must be each "
                                  "player's own")
+            elif m.mechanic == "rearrange":
+                self._check_rearrange(m, p)
             elif m.mechanic == "move_all":
                 a = self._zone(f"{p}.from", m.f.get("from"))
                 self._zone(f"{p}.to", m.f.get("to"), ("pile",))
@@ -426,15 +432,37 @@ class Rules:
         if len(hands) > 1:
             self.err("zones", "the kernel plays one hand zone per player; found " + ", ".join(z.id for z in hands))
 
+    def _check_rearrange(self, m: Move, p: str) -> None:
+        """A rearrange move (model/kernel/table.py): the table it rearranges, its counters."""
+        z = self._zone(f"{p}.to", m.f.get("to"), ("table",), "shared")
+        del z
+        init = m.f.get("initial")
+        if init is not None:
+            if init.get("counter") not in self.counters:
+                self.err(f"{p}.initial", f"move {m.id!r}: initial needs counter: the counter that is 0 until the "
+                         "player's initial meld is down")
+            if init.get("contract") != "initial" or "initial" not in self.spec.contracts:
+                self.err(f"{p}.initial", f"move {m.id!r}: initial needs contract: initial, and a clause giving the "
+                         "initial meld")
+        tally = m.f.get("tally")
+        if tally is not None and (tally not in self.counters or not self.counters[tally].each):
+            self.err(f"{p}.tally", f"move {m.id!r} tallies into {tally!r}, which is not a counter of each player")
+        if "any" not in self.spec.contracts:
+            self.err(p, f"move {m.id!r} rearranges a table of free melds: no clause gives further melds")
+        if m.then != V.END_TURN:
+            self.err(f"{p}.then", f"move {m.id!r} (rearrange) ends the turn: then: {V.END_TURN}")
+
     # ---- expressions --------------------------------------------------------------------
     def names(self, extra: Iterable[str] = ()) -> tuple[tuple, dict]:
         names = KERNEL_NAMES + tuple(self.counters) + tuple(self.inputs) + tuple(self.spec.params) + tuple(extra)
         return names, {a: tuple(self.zones) for a in ACCESSORS}
 
-    def expression(self, fieldname: str, text, extra: Iterable[str] = ()):
+    def expression(self, fieldname: str, text, extra: Iterable[str] = (), others: Iterable[str] = ()):
         if text is None:
             return None
         names, functions = self.names(extra)
+        if others:      # others(TERM): a term summed over the other players
+            functions = {**functions, "others": tuple(others)}
         try:
             return parse_expr(str(text), names, functions)
         except ExprError as e:
@@ -458,7 +486,8 @@ class Rules:
         self.score_expr = None
         if isinstance(sc, Mapping) and sc.get("kept", True):
             self.terms = {n: self.expression(f"scoring.terms.{n}", e) for n, e in (sc.get("terms") or {}).items()}
-            self.score_expr = self.expression("scoring.round", sc.get("round"), extra=tuple(self.terms))
+            self.score_expr = self.expression("scoring.round", sc.get("round"), extra=tuple(self.terms),
+                                              others=tuple(self.terms))
         ge = self.get("game_end") or {}
         self.game_end_when = self.expression("game_end.when", ge.get("when"))
         self.game_end_at_once = self.expression("game_end.at_once", ge.get("at_once"))

@@ -20,18 +20,19 @@ from __future__ import annotations
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
         "round_end", "scoring", "bonus", "game_end", "tie")
 
-ZONE_KINDS = ("hand", "pile", "melds")
+ZONE_KINDS = ("hand", "pile", "melds", "table")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all")
+MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange")
 END_TURN = "end_turn"
 # the fields each mechanic reads, beside mechanic, phase and then
 MECHANIC_FIELDS = {
-    "draw": ("from", "units", "cost", "needs", "take_from"),
+    "draw": ("from", "units", "cost", "needs", "take_from", "instead_of"),
     "lay": ("to", "groups", "contract", "per_turn", "compulsory", "lay_off"),
     "extend": ("to", "onto", "stays"),
     "discard": ("to", "except"),
     "give": ("to", "card", "unless"),
     "move_all": ("from", "to", "where"),
+    "rearrange": ("to", "from_hand", "initial", "tally", "wild_locks", "swap", "reuse"),
 }
 OUTCOMES = ("counts", "void", "replay")      # what a round end does: see docs/kernel.md
 
@@ -62,6 +63,7 @@ QUESTIONS = {
     "game_end": "when does the game end?",
     "game_end.winner": "who wins the game?",
     "tie.then": "who wins when the top scores are equal?",
+    "round_end.stalled.then": "what happens to a round nobody can finish?",
     "inputs.*.default": "what is this fact of the round, when nobody says?",
 }
 
@@ -90,6 +92,13 @@ RESTRICTIONS = {
     "round_end.advance": "no counter changes between rounds",
     "bonus": "nobody earns a bonus",
     "game_end.at_once": "the game ends only when a round ends",
+    "moves.*.instead_of": "a player may draw even when another move is possible",
+    "moves.*.from_hand": "a rearrangement need not take anything from the hand",
+    "moves.*.initial": "a player may rearrange the table from their first play on",
+    "moves.*.tally": "nobody keeps count of what each player put on the table",
+    "moves.*.wild_locks": "cards may be taken out of a meld holding a wild",
+    "moves.*.swap": "a wild on the table is won only by rearranging freely",
+    "moves.*.reuse": "a wild won from the table may go anywhere on the table",
 }
 
 

@@ -15,3 +15,8 @@ DOCS = ROOT / "docs" / "faq"
 @pytest.fixture(scope="session")
 def tick_faq():
     return faq.build(load("tick"), strict=True)
+
+
+@pytest.fixture(scope="session")
+def rummikub_faq():
+    return faq.build(load("rummikub"), strict=True)

@@ -27,6 +27,19 @@ def test_committed_pages_are_current(tick_faq, fmt, render):
         pytest.fail(f"docs/faq/tick.{fmt} is out of date; {FIX.format(fmt=fmt)}\n{diff}")
 
 
+@pytest.mark.parametrize("fmt, render", [("md", markdown), ("html", html)])
+def test_committed_rummikub_pages_are_current(rummikub_faq, fmt, render):
+    path = DOCS / f"rummikub.{fmt}"
+    fix = f"regenerate with: rulings faq rummikub --format {fmt} -o docs/faq/rummikub.{fmt}"
+    assert path.is_file(), fix
+    fresh = render(rummikub_faq)
+    committed = path.read_text(encoding="utf-8")
+    if fresh != committed:
+        diff = "".join(list(difflib.unified_diff(committed.splitlines(True), fresh.splitlines(True),
+                                                 "committed", "regenerated", n=1))[:40])
+        pytest.fail(f"docs/faq/rummikub.{fmt} is out of date; {fix}\n{diff}")
+
+
 def test_rendering_is_deterministic(tick_faq):
     assert html(tick_faq) == html(tick_faq) and markdown(tick_faq) == markdown(tick_faq)
     page = html(tick_faq)

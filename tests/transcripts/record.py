@@ -45,6 +45,9 @@ CASES = [
     ("level8-3p-greedy-s5-other-readings", 3, "greedy", 5,
      {"reshuffle-when": "when-emptied", "skip-discard": "only-played", "wilds-only": "needs-a-number-card"}),
 ]
+# No Rummikub game is recorded: its offered play comes from Z3 (rulings.rearrange.best), and
+# which of several equally good tables Z3 returns depends on the solver's history in the
+# process, so a replay elsewhere may choose another table of the same size and diverge.
 
 
 def digest(state) -> str:

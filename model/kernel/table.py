@@ -1,0 +1,277 @@
+"""The rearrange mechanic: one shared table of melds (zone kind `table`) that the player to
+move may take apart and lay out again with cards of their own.
+
+A rearrange move carries the whole new table (`Move.melds`, a list of melds). It is legal
+when (`check`):
+
+- every meld on it is a meld of the spec's free melds, every card the old table held is
+  still on it and the rest comes from the mover's hand (`rulings.rearrange.judge`);
+- it takes at least `from_hand.min` cards from the hand;
+- `initial: {contract: initial, counter: C}`: while the mover's counter C is 0, the play
+  is their initial meld: the old melds stay exactly as they were, and the new melds,
+  from the hand alone, hold the initial contract (its threshold); the play sets C to 1;
+- `wild_locks: true`: every old meld holding a wild is still on the table inside one new
+  meld (cards may be added to it, none taken out), unless the wild is won by a swap;
+- `swap: {from: hand | table}`: a wild is won from an old meld when that meld's other
+  cards stay together in one new meld with a natural card in the wild's place, the
+  natural from the hand (`from: hand`, counted among the cards the play placed) or from
+  anywhere (`from: table`);
+- `reuse: {with_hand: N}`: a wild won so goes down in the same play in another meld that
+  holds at least N cards the play took from the hand.
+
+`tally: COUNTER` adds the face value of the cards the play put down to the mover's
+counter (what each player laid, for scoring). The move ends the turn; a play that empties
+the hand goes out.
+
+Cards are counted, not tracked one by one: "a card the play took from the hand" is one of
+a type the play placed (so a swap's natural or a reused wild's partners are checked by
+type against what was placed), and an initial meld's points are those of the best
+partition of its cards (`reference.decide`), not of the given melds.
+
+`options(state, decl)` is the play `legal_moves` offers: the most the mover can place
+(`rulings.rearrange.best`: Z3, the reference when Z3 cannot decide), or, when that
+rearrangement breaks a wild rule, the most with the melds holding a wild left as they
+are, or else the best melds from the hand alone beside the table untouched: the first of
+these the rules allow. So under the wild rules the play offered is not always the most
+the rules allow (a swap, or cards added to a wild's meld, is never searched for), and
+`able(state, seat)` (whether a seat has any play, the name `able`) may miss a play that
+only such a move makes.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import rearrange as ra
+from . import flow, trace
+from .lay import decide, rest_melds
+from .rules import Move as MoveDecl, Rules, rules
+from .state import Refusal, State, counts, remove
+
+Table = tuple[tuple[int, ...], ...]
+
+
+def normal(melds) -> Table:
+    """A table in the kernel's form: each meld a sorted tuple of card type indices."""
+    return tuple(tuple(sorted(m)) for m in melds)
+
+
+def _counts(spec, melds) -> list[tuple]:
+    width = len(spec.cards.types)
+    return [counts(m, width) for m in melds]
+
+
+def before_initial(state: State, decl: MoveDecl, seat: int | None = None) -> bool:
+    init = decl.f.get("initial")
+    return bool(init) and state.counter(init["counter"], seat) == 0
+
+
+def _sub(big: Counter, small: Counter) -> bool:
+    return all(big[k] >= v for k, v in small.items())
+
+
+def check(state: State, r: Rules, decl: MoveDecl, new: Table) -> Refusal | None:
+    """Why this new table is not a legal play now, or None."""
+    spec = state.spec
+    where = f"moves.{decl.id}"
+    old = state.zone(decl.f["to"])
+    hand = state.hand()
+    if not new or any(not m for m in new):
+        return Refusal((decl.clause,), "a play names the whole new table, melds of one card or more")
+    width = len(spec.cards.types)
+    if any(not 0 <= c < width for m in new for c in m):
+        return Refusal((decl.clause,), "a card that is not one of the game's")
+    j = ra.judge(spec, _counts(spec, old), hand, _counts(spec, new))
+    if not j.legal:
+        return Refusal(tuple(dict.fromkeys([decl.clause] + j.clauses)), "; ".join(j.why))
+    placed = sum(j.placed)
+    least = int((decl.f.get("from_hand") or {}).get("min", 0))
+    if "from_hand" in decl.f:
+        trace.rest(r.clause(f"{where}.from_hand"), "how many cards a play must take from the hand")
+    if placed < least:
+        return Refusal((r.clause(f"{where}.from_hand"),),
+                       f"a play puts at least {least} card(s) from the hand on the table; this one puts {placed}")
+    if "initial" in decl.f:
+        trace.rest(r.clause(f"{where}.initial"), "whether the player's initial meld is down")
+    if before_initial(state, decl):
+        return _check_initial(state, r, decl, old, new)
+    return _check_wilds(state, r, decl, old, new, j.placed)
+
+
+def _check_initial(state, r, decl, old: Table, new: Table) -> Refusal | None:
+    spec = state.spec
+    cl = r.clause(f"moves.{decl.id}.initial")
+    rest = list(new)
+    for m in old:
+        if m in rest:
+            rest.remove(m)
+        else:
+            return Refusal((cl,), "before the initial meld the melds on the table stay as they are; the initial "
+                                  "meld is new melds from the player's own hand")
+    cards = [c for m in rest for c in m]
+    contract = spec.contract(initial=True)
+    rest_melds(spec, contract, "whether the new melds make the initial meld")
+    v = decide(spec, contract, counts(cards, len(spec.cards.types)))
+    if not v.legal:
+        found = [x.clause for x in v.violations]
+        if set(found) >= set(contract.clauses):
+            found = [contract.clauses[0]]
+        return Refusal(tuple(dict.fromkeys([cl] + found)), "the initial meld is not there: its new melds must "
+                       "hold the initial contract from the player's own hand")
+    return None
+
+
+def _check_wilds(state, r, decl, old: Table, new: Table, placed: tuple) -> Refusal | None:
+    if not decl.f.get("wild_locks"):
+        return None
+    spec = state.spec
+    where = f"moves.{decl.id}"
+    trace.rest(r.clause(f"{where}.wild_locks"), "whether a meld holding a wild may lose a card")
+    types = spec.cards.types
+    swap = decl.f.get("swap")
+    reuse = decl.f.get("reuse")
+    free = [Counter(m) for m in new]
+    used = [False] * len(new)
+    for m in old:
+        mc = Counter(m)
+        wilds = [c for c in mc if types[c].wild]
+        if not wilds:
+            continue
+        hit = next((i for i, n in enumerate(free) if not used[i] and _sub(n, mc)), None)
+        if hit is not None:
+            used[hit] = True
+            continue
+        won = _swap(spec, mc, wilds, free, used, placed, swap) if swap else None
+        if won is None:
+            cl = (r.clause(f"{where}.wild_locks"),) + ((r.clause(f"{where}.swap"),) if swap else ())
+            return Refusal(cl, f"the meld {' '.join(spec.cards.tokens(counts(m, len(types))))} holds a wild: no card "
+                               "may be taken out of it" + (" except the wild, swapped for the card it stands for"
+                                                           if swap else ""))
+        i, wild = won
+        used[i] = True
+        trace.rest(r.clause(f"{where}.swap"), "how a wild is won from the table")
+        if reuse:
+            trace.rest(r.clause(f"{where}.reuse"), "where a wild won from the table must go")
+            need = int(reuse.get("with_hand", 0))
+            ok = any(j != i and n[wild] and _from_hand(n, placed, wild) >= need for j, n in enumerate(free))
+            if not ok:
+                return Refusal((r.clause(f"{where}.reuse"),),
+                               f"a wild won from the table goes down at once in a meld with at least {need} card(s) "
+                               "from the hand")
+    return None
+
+
+def _swap(spec, mc: Counter, wilds, free, used, placed, swap) -> tuple[int, int] | None:
+    """The new meld that keeps an old meld's cards with a natural in place of one wild, and
+    that wild, or None."""
+    types = spec.cards.types
+    for w in wilds:
+        rest = mc.copy()
+        rest[w] -= 1
+        for i, n in enumerate(free):
+            if used[i] or not _sub(n, rest) or n[w] >= mc[w]:
+                continue
+            extra = [c for c in n if types[c].natural and n[c] > mc[c]]
+            if swap.get("from") == "hand":
+                extra = [c for c in extra if placed[c] > 0]
+            if extra:
+                return i, w
+    return None
+
+
+def _from_hand(meld: Counter, placed: tuple, wild: int) -> int:
+    """Cards of this meld of types the play placed from the hand (the won wild aside)."""
+    return sum(min(n, placed[c]) for c, n in meld.items() if c != wild)
+
+
+def rearrange(state: State, r: Rules, decl: MoveDecl, melds) -> State | Refusal:
+    new = normal(melds or ())
+    bad = check(state, r, decl, new)
+    if bad is not None:
+        return bad
+    spec = state.spec
+    me = state.current
+    old = state.zone(decl.f["to"])
+    width = len(spec.cards.types)
+    before = counts([c for m in old for c in m], width)
+    after = counts([c for m in new for c in m], width)
+    placed = [a - b for a, b in zip(after, before)]
+    hand = remove(state.hand(), [t for t, n in enumerate(placed) for _ in range(n)])
+    state = state.with_zones([(r.hand.id, hand, None), (decl.f["to"], new, None)])
+    tally = decl.f.get("tally")
+    if tally:
+        worth = sum(n * spec.cards.types[t].value for t, n in enumerate(placed))
+        state = state.with_counter(tally, state.counter(tally) + worth)
+    init = decl.f.get("initial")
+    if init and state.counter(init["counter"]) == 0:
+        state = state.with_counter(init["counter"], 1)
+    if sum(hand) == 0:
+        return flow.end_round(state, me, "went_out", r.need("round_end.went_out"))
+    return flow.end_turn(state)
+
+
+# ---- the play offered -----------------------------------------------------------------------
+
+_cache: dict = {}
+
+
+def _best(spec, table, hand, initial: bool):
+    p = ra.best(spec, table, hand, engine="reference" if initial else "z3", initial=initial)
+    if p.possible is None:          # z3 could not decide: the reference's direct search
+        p = ra.best(spec, table, hand, engine="reference", initial=initial)
+    return p
+
+
+def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table]:
+    """The play offered to a seat (the player to move): at most one new table."""
+    st = state if seat is None else state.replace(current=seat)
+    spec = st.spec
+    old = st.zone(decl.f["to"])
+    hand = st.hand()
+    first = before_initial(st, decl)
+    key = (id(spec), decl.id, old, hand, first)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is spec:
+        return list(hit[1])
+    out = _options(st, decl, old, hand, first)
+    if len(_cache) > 20_000:
+        _cache.clear()
+    _cache[key] = (spec, tuple(out))
+    return out
+
+
+def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) -> list[Table]:
+    spec = st.spec
+    r = rules(spec)
+    width = len(spec.cards.types)
+    zero = (0,) * width
+    table = counts([c for m in old for c in m], width)
+    tries = []
+    if first:
+        p = _best(spec, zero, hand, True)
+        if p.possible and any(p.placed):
+            tries.append(old + normal(m.cards for m in p.melds))
+    else:
+        p = _best(spec, table, hand, False)
+        if p.possible and any(p.placed):
+            tries.append(normal(m.cards for m in p.melds))
+        types = spec.cards.types
+        held = tuple(m for m in old if any(types[c].wild for c in m))
+        if held and decl.f.get("wild_locks"):       # the melds holding a wild set aside, the rest rearranged
+            free = counts([c for m in old if m not in held for c in m], width)
+            p = _best(spec, free, hand, False)
+            if p.possible and any(p.placed):
+                tries.append(held + normal(m.cards for m in p.melds))
+        q = _best(spec, zero, hand, False)
+        if q.possible and any(q.placed):
+            tries.append(old + normal(m.cards for m in q.melds))
+    with trace.tracing(False):
+        for t in tries:
+            if check(st, r, decl, t) is None:
+                return [t]
+    return []
+
+
+def able(state: State, seat: int) -> bool:
+    """Whether the seat could make a rearrange move of the spec now."""
+    r = rules(state.spec)
+    return any(options(state, m, seat) for m in r.moves.values() if m.mechanic == "rearrange")
