@@ -292,7 +292,7 @@ def meld_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), alts: Alte
         ch = RandomChooser(f"meld:{name}")
         for _ in range(50 * size):
             consider(name, cases.meld_hand(spec, ch))
-        need = sum(s.size for s in spec.contracts[name].required)
+        need = sum(s.size for s in spec.contracts[name].required) or 7     # a contract of free melds: the usual spread
         ch = RandomChooser(f"meld-near:{name}")
         for _ in range(30 * size):     # hands around the contract's own size
             hand = cases.meld_hand(spec, ch, groups=(1, len(spec.contracts[name].required) + 1), most=need, wilds=2)
