@@ -215,6 +215,9 @@ class Rules:
                 continue
             if kind == "pile" and "face" not in z:
                 self.err(f"zones.{zid}", f"pile {zid!r} needs face: up or down (can players see its cards?)")
+            if kind == "layout":
+                from . import layout
+                layout.check_zone(self, zid, z)
             self.zones[zid] = Zone(zid, kind, owner, z.get("face", "up"), cl, len(self.zones))
         # counters
         self.counters: dict[str, Counter] = {}
@@ -325,7 +328,15 @@ class Rules:
                     for zid in needs:
                         if zid != "per":
                             self._zone(f"{p}.needs", zid, ("pile",))
-            elif m.mechanic in ("lay", "extend"):
+            elif m.mechanic == "fill":
+                from . import layout
+                layout.check(self, m, p)
+            if m.mechanic in ("draw", "discard") and isinstance(m.f.get("to" if m.mechanic == "draw" else "from"), str):
+                held = "to" if m.mechanic == "draw" else "from"
+                z = self._zone(f"{p}.{held}", m.f[held], ("pile",))
+                if z is not None and not z.each:
+                    self.err(f"{p}.{held}", f"move {m.id!r}: the pile a card is held in must be each player's own")
+            if m.mechanic in ("lay", "extend"):
                 z = self._zone(f"{p}.to", m.f.get("to"), ("melds",))
                 if z is not None and not z.each:
                     self.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")
@@ -386,11 +397,14 @@ class Rules:
             if k in d:
                 zid = d[k]["zone"] if isinstance(d[k], Mapping) else d[k]
                 owner = "each" if k == "to" or isinstance(d[k], Mapping) else "shared"
-                self._zone(f"deal.{k}", zid, ("hand",) if k == "to" else ("pile",), owner)
+                self._zone(f"deal.{k}", zid, ("hand", "layout") if k == "to" else ("pile",), owner)
         if isinstance(d.get("face_up_to"), Mapping):
             z = self.zones.get(d["face_up_to"]["zone"])
             if z is not None and not z.each:
                 self.err("deal.face_up_to", "a face-up card dealt to a seat needs a zone of each player")
+        each = d.get("cards_each")
+        if isinstance(each, str) and (each not in self.counters or not self.counters[each].each):
+            self.err("deal.cards_each", f"deal.cards_each: a number, or a counter of each player; got {each!r}")
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")

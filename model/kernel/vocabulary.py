@@ -20,20 +20,21 @@ from __future__ import annotations
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
         "round_end", "scoring", "bonus", "game_end", "tie")
 
-ZONE_KINDS = ("hand", "pile", "melds")
+ZONE_KINDS = ("hand", "pile", "melds", "layout")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all")
+MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "fill")
 END_TURN = "end_turn"
 # the fields each mechanic reads, beside mechanic, phase and then
 MECHANIC_FIELDS = {
-    "draw": ("from", "units", "cost", "needs", "take_from"),
+    "draw": ("from", "units", "cost", "needs", "take_from", "to"),
     "lay": ("to", "groups", "contract", "per_turn", "compulsory", "lay_off"),
     "extend": ("to", "onto", "stays"),
-    "discard": ("to", "except"),
+    "discard": ("to", "except", "from"),
     "give": ("to", "card", "unless"),
     "move_all": ("from", "to", "where"),
+    "fill": ("from", "to", "wild", "onto_wild", "compulsory"),
 }
-OUTCOMES = ("counts", "void", "replay")      # what a round end does: see docs/kernel.md
+OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
 # name patterns: "moves.*.take_from" is the field take_from of any move
 QUESTIONS = {
@@ -63,6 +64,7 @@ QUESTIONS = {
     "game_end.winner": "who wins the game?",
     "tie.then": "who wins when the top scores are equal?",
     "inputs.*.default": "what is this fact of the round, when nobody says?",
+    "round_end.last_turns": "who else wins the round when another player also finishes during the last turns?",
 }
 
 # fields that are part of one decision: missing with it, they are asked by its question
@@ -90,6 +92,9 @@ RESTRICTIONS = {
     "round_end.advance": "no counter changes between rounds",
     "bonus": "nobody earns a bonus",
     "game_end.at_once": "the game ends only when a round ends",
+    "moves.*.wild": "no card is wild",
+    "moves.*.onto_wild": "no card displaces a wild",
+    "turn.after_win": "every round starts with the player turn.first names",
 }
 
 
