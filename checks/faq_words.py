@@ -84,6 +84,8 @@ def move_text(spec: Spec, m: Mapping) -> str:
         return f"playing {decl.f['card']} on seat {arg}"
     if decl.mechanic == "extend":
         return f"adding {' '.join(map(str, arg['cards']))} to seat {arg['seat']}'s meld {arg['meld']}"
+    if decl.mechanic == "fill":
+        return f"placing the card held in position {arg} of the {decl.f['to']}"
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 
