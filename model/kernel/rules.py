@@ -405,6 +405,14 @@ class Rules:
         each = d.get("cards_each")
         if isinstance(each, str) and (each not in self.counters or not self.counters[each].each):
             self.err("deal.cards_each", f"deal.cards_each: a number, or a counter of each player; got {each!r}")
+        to = self.zones.get(d.get("to"))
+        if to is not None and to.kind == "layout":
+            from .layout import positions
+
+            most = self.counters[each].start if isinstance(each, str) and each in self.counters else each
+            if isinstance(most, int) and most > len(positions(self, to.id)):
+                self.err("deal.cards_each", f"the deal gives {most} cards to layout {to.id!r}, which names only "
+                         f"{len(positions(self, to.id))} positions")
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")

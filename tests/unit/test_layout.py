@@ -112,6 +112,8 @@ def test_a_bad_layout_in_a_scenario_names_its_place():
     ("values: [A, 2, 3, 4, 5, 6, 7, 8, 9, 10]}", "values: [A, 2, 3, 4, 5, 6, 7, 8, 9, 11]}", "position 11"),
     ("moves: {place_card: {wild: [J]}}", "moves: {place_card: {wild: [X]}}", "wild names"),
     ("deal: {cards_each: positions,", "deal: {cards_each: nowhere,", "cards_each"),
+    ("counters: {positions: {owner: each, start: 10, reset: never}}",
+     "counters: {positions: {owner: each, start: 11, reset: never}}", "names only 10"),
 ])
 def test_a_spec_misusing_a_layout_does_not_validate(tmp_path, old, new, words):
     path = mutate(tmp_path, old, new)
