@@ -34,6 +34,9 @@ def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
     won = results[-1].went_out if results else None
     if won is not None and r.get("turn.after_win") == "went_out":
         trace.rest(r.clause("turn.after_win"), "who plays first after a round someone won", "deal")
+        if results[-1].also_out:         # several won the round: which of them?
+            trace.rest(r.clause("turn.after_shared_win"), "who plays first after a round several won", "deal")
+            r.need("turn.after_shared_win", f"seats {won}, {', '.join(map(str, results[-1].also_out))} won")
         return won
     first = r.need("turn.first")
     return next_seat(spec, dealer, n) if first == "left_of_dealer" else dealer

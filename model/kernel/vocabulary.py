@@ -65,6 +65,7 @@ QUESTIONS = {
     "tie.then": "who wins when the top scores are equal?",
     "inputs.*.default": "what is this fact of the round, when nobody says?",
     "round_end.last_turns": "who else wins the round when another player also finishes during the last turns?",
+    "turn.after_shared_win": "who plays first after a round several players won?",
 }
 
 # fields that are part of one decision: missing with it, they are asked by its question

@@ -148,3 +148,17 @@ def test_under_last_turns_the_round_ends_before_the_finisher_plays_again():
     j = sc.judge(sc.load(SCEN / "last-turn-finishers.yaml", readings={"last-turn-finishers": "first-out"}))
     assert j.round_ends[0]["went_out"] == 1 and "also_out" not in j.round_ends[0]
     assert j.result["positions"] == [10, 9]
+
+
+def test_which_of_several_winners_opens_the_next_hand_is_undecided_without_a_clause(tmp_path):
+    text = GARBAGE.read_text(encoding="utf-8")
+    assert text.count("turn: {after_shared_win: first_out}") == 2
+    path = tmp_path / "garbage.yaml"
+    path.write_text(text.replace("        turn: {after_shared_win: first_out}\n", "")
+                    .replace("    turn: {after_shared_win: first_out}\n", ""), encoding="utf-8")
+    spec = load(path, {"hand-won": "last-turns"})
+    data = dict(sc.load(SCEN / "last-turn-finishers.yaml").data)
+    data.pop("expect")
+    data["game"] = str(path)
+    j = sc.judge(sc.load(data, spec=spec))
+    assert j.verdict == "undecided" and "several players won" in j.undecided.question
