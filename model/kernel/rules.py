@@ -416,6 +416,7 @@ class Rules:
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")
+        self._check_turns_can_end()
         se = t.get("stock_empty") or {}
         if "zone" in se:
             self._zone("stock_empty.zone", se["zone"], ("pile",), "shared")
@@ -447,6 +448,24 @@ class Rules:
                 self.err(f"zones.{z.id}.owner", f"zone {z.id!r} is a hand: each player holds their own (owner: each)")
         if len(hands) > 1:
             self.err("zones", "the kernel plays one hand zone per player; found " + ", ".join(z.id for z in hands))
+
+    def _check_turns_can_end(self) -> None:
+        """Every phase some move leads to (or a turn starts in) has a way to end the turn:
+        a chain of moves from it reaches a move that ends it. A phase with moves and no
+        such chain would leave a player with nothing to do once what the moves need runs out."""
+        ends = {m.phase for m in self.moves.values() if m.then == V.END_TURN}
+        changed = True
+        while changed:
+            changed = False
+            for m in self.moves.values():
+                if m.then in ends and m.phase not in ends:
+                    ends.add(m.phase)
+                    changed = True
+        for m in self.moves.values():
+            if m.phase in self.phases and m.phase not in ends:
+                self.err(f"moves.{m.id}.phase", f"no move ends the turn from phase {m.phase!r}: no chain of moves "
+                         f"made in it reaches one whose then is {V.END_TURN}")
+                ends.add(m.phase)            # said once per phase
 
     # ---- expressions --------------------------------------------------------------------
     def names(self, extra: Iterable[str] = ()) -> tuple[tuple, dict]:
@@ -525,6 +544,10 @@ class Rules:
                 face_up = [z for z in m.f.get("from") or {} if z in self.zones and self.zones[z].face == "up"]
                 if face_up:
                     out.append(f"moves.{m.id}.take_from")
+        if self._last_turns_possible():
+            for k in ("round_end.last_turns", "turn.after_shared_win"):
+                if not self.has(k) and (k != "turn.after_shared_win" or self.get("turn.after_win")):
+                    out.append(k)
         ge = self.get("game_end.winner")
         if isinstance(ge, Mapping) and "most" in ge and not self.has("tie.then"):
             out.append("tie.then")
@@ -533,6 +556,17 @@ class Rules:
                 out.append(f"inputs.{i.id}.default")
         del stock
         return out
+
+    def _last_turns_possible(self) -> bool:
+        """Whether going out gives last turns under the reading in force or under some reading
+        of the spec (its decisions are then the spec's to answer)."""
+        if self.get("round_end.went_out") == "last_turns":
+            return True
+        for c in self.spec.clauses.values():
+            for rd in (c.readings or {}).values():
+                if ((rd.formal.get("round_end") or {}).get("went_out")) == "last_turns":
+                    return True
+        return False
 
     @property
     def hand(self) -> Zone | None:
