@@ -85,7 +85,7 @@ def move_text(spec: Spec, m: Mapping) -> str:
     if decl.mechanic == "extend":
         return f"adding {' '.join(map(str, arg['cards']))} to seat {arg['seat']}'s meld {arg['meld']}"
     if decl.mechanic == "fill":
-        return f"placing the card held in position {arg} of the {decl.f['to']}"
+        return f"putting the card held into position {arg} of the {decl.f['to']}"
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 
