@@ -120,6 +120,8 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
     fewest players at the first level, nobody
     down, no turn played, the mover about to end their turn from a hand of one card."""
     r = kernel.rules(spec)
+    if r.hand is None:              # no hand to build (a layout game): a state of a seeded game
+        return game_situation(spec, ch)
     lo, hi = r.players_range()
     n = ch.integer(lo, hi if spread is None else min(hi, lo + spread))
     values, level = _counter_values(spec, ch, n)
@@ -301,7 +303,8 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
     """A move to ask about: one the phase calls for, or any move (a legal one, one out of
     phase, a card the mover does not hold)."""
     r = kernel.rules(spec)
-    hand = _cards(state.hand())
+    held = [m.f["from"] for m in r.moves.values() if m.mechanic == "discard" and "from" in m.f]
+    hand = _cards(state.hand()) if r.hand is not None else [c for z in held for c in state.zone(z)]
     every = move_order(spec)
     in_phase = [m for m in every if m.phase == state.phase] or every
     pick = ch.choice(in_phase) if not ch.boolean() else None
@@ -314,7 +317,7 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
                 return ch.choice(moves)
             kind = ch.choice([m.id for m in every])     # none is legal here: ask about any move
         if kind == "absent":          # a card the mover does not hold
-            missing = [t.index for t in spec.cards.types if not state.hand()[t.index]] or [spec.cards.types[0].index]
+            missing = [t.index for t in spec.cards.types if t.index not in hand] or [spec.cards.types[0].index]
             t = ch.choice(missing)
             with_cards = [m for m in every if m.mechanic == "lay"] + [m for m in every if m.mechanic == "discard"]
             m = ch.choice(with_cards) if with_cards else every[0]
@@ -334,6 +337,8 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         return Move(pick.id, seat=ch.integer(0, state.players - 1))
     if pick.mechanic == "move_all":
         return Move(pick.id)
+    if pick.mechanic == "fill":             # a position of the layout, in range or one past it
+        return Move(pick.id, group=ch.integer(0, len(state.zone(pick.f["to"]))))
     if pick.mechanic == "extend":
         return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,),
                     seat=ch.integer(0, state.players - 1), group=ch.integer(0, 2))

@@ -34,6 +34,7 @@ from .bmc import Model, NotModelled, complete_horizon
 from .findings import Finding
 from .tempo import level_table, levels, reach, run
 from .bmc_replay import layable
+from .claims_layout import fits
 
 
 def _finding(spec: Spec, cid: str, holds: bool | None, verdict: str, t0: float, witness=None, method="",
@@ -375,6 +376,7 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
 
 
 KINDS = {"deal_cards": _deal_cards, "deck_cards": _deck_cards, "score": _score, "meld": _meld}
+KINDS["fits"] = fits
 SEARCHED = {"fewest_units": _fewest_units, "first_go_out": _first_go_out, "wins": _wins, "advance": _advance}
 
 

@@ -463,6 +463,14 @@ def difference_fields(differences: list[str]) -> list[str]:
 FAMILIES = ("meld", "best_lay", "move", "score")
 
 
+def asked_families(spec: Spec) -> tuple[str, ...]:
+    """The questions a game has: melds and lay-downs only where a move lays, scores only
+    where a score is kept."""
+    r = kernel.rules(spec)
+    return tuple(f for f in FAMILIES if (f not in ("meld", "best_lay") or r.lay_move() is not None)
+                 and (f != "score" or r.score_expr is not None))
+
+
 def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple[Outcome | None, str]:
     """Build one random case of `family`, ask the engine and the implementation. The
     clauses behind the spec's answer are worked out only when the answers differ (an
@@ -511,7 +519,10 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         report.notes.append("the differential search needs Hypothesis (pip install hypothesis); it was skipped")
         return
     t0 = time.perf_counter()
+    asked = asked_families(spec)
     for family in families:
+        if family not in asked:           # the game has no such question (no lays, or no score kept)
+            continue
         stats = report.search.setdefault(family, SearchStats())
         failure, why = adapter.unavailable(family)
         if failure:

@@ -30,6 +30,8 @@ def claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     if claim is None or f is None:
         raise FaqError([f"{q['id']}: form: no claim clause {cid!r} with a finding of `rulings check`"])
     (what, args), = claim.items()
+    if what == "fits":
+        return _fits_entry(spec, q, cid, c, f, args)
     if what not in CLAIM_VALUES:
         raise FaqError([f"{q['id']}: claims of kind {what!r} have no value to answer with"])
     key, unit = CLAIM_VALUES[what]
@@ -67,6 +69,43 @@ def claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
     ruling = " ".join([sentence] + reading_sentences(spec, flags))
     return Entry(q["id"], q["topic"], " ".join(q["ask"].split()), answer, ruling, clauses, flags, scenario, ex,
                  [], value, sentence=sentence)
+
+
+def _fits_entry(spec: Spec, q: Mapping, cid: str, c, f, args: Mapping) -> Entry:
+    """A claim of which cards a layout of N positions takes: the cards that fit, the cards
+    that fit nowhere, and whether the rulebook's statement holds (with each reading that
+    would change that)."""
+    from .claims_layout import fits
+
+    fitting = f.witness["fits"]
+    yes = [t for t, ps in fitting.items() if ps]
+    no = [t for t, ps in fitting.items() if not ps]
+    holds = f.extra.get("holds")
+    n = args["positions"]
+    answer = (("Yes" if holds else "No") + f": with {plural(n, 'position')} left, {' '.join(yes) or 'no card'} "
+              f"can be placed; {' '.join(no) or 'no card'} cannot")
+    sentence = f"The rulebook says: {lower_first(c.says).rstrip('.')}. The check finds it {f.verdict}."
+    flags: list[Flag] = []
+    for other_cid in f.clauses:
+        oc = spec.clauses.get(other_cid)
+        if oc is None or not oc.readings:
+            continue
+        other = {}
+        for name in oc.readings:
+            if name != spec.chosen[other_cid]:
+                g = fits(kernel.alt_spec(spec, other_cid, name), cid, args, 0.0)
+                if g.extra.get("holds") != holds:
+                    other[name] = f"the rulebook's statement would be {'true' if g.extra.get('holds') else 'false'}"
+        if other:
+            flags.append(Flag(other_cid, "reading", spec.chosen[other_cid], oc.readings[spec.chosen[other_cid]].means,
+                              other, True))
+    ex = {"kind": "claim", "setting": f"{f.method}; a layout of {plural(n, 'face-down position')}.",
+          "rows": [{"label": "Cards that can be placed", "cards": yes},
+                   {"label": "Cards that fit nowhere", "cards": no}]}
+    ruling = " ".join([sentence] + reading_sentences(spec, flags))
+    clauses = list(dict.fromkeys(list(f.clauses) + list(q.get("about", []))))
+    return Entry(q["id"], q["topic"], " ".join(q["ask"].split()), answer, ruling, clauses, flags,
+                 {"claim": cid, **dict(args), "found": yes}, ex, [], yes, sentence=sentence)
 
 
 def deck_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:

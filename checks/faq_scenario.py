@@ -199,6 +199,31 @@ def _lay_toks(spec: Spec, lay) -> list[str]:
     return [spec.cards.types[t].token for t in lay]
 
 
+def _own_zones(spec: Spec, st, seat: int) -> list[dict]:
+    """For a game without hands: the seat's own piles (the card held) and layouts, position
+    by position (a face-down card shown with what it is, a wild with the position it fills)."""
+    from rulings.kernel import layout
+
+    r = kernel.rules(spec)
+    rows = []
+    fills = [m for m in r.moves.values() if m.mechanic == "fill"]
+    for z in r.zones.values():
+        if not z.each:
+            continue
+        if z.kind == "pile":
+            rows.append({"label": f"Seat {seat} holds ({z.id.replace('_', ' ')})", "cards": _lay_toks(spec, st.zone(z.id, seat))})
+        elif z.kind == "layout":
+            names = layout.positions(r, z.id)
+            shown = []
+            for p, (c, up) in enumerate(st.zone(z.id, seat)):
+                tok = spec.cards.types[c].token
+                wild = any(layout.is_wild(r, m, c) for m in fills if m.f["to"] == z.id)
+                shown.append([tok if up and not wild else {"card": tok, "as": f"{names[p]}" if up else
+                                                            f"{names[p]}, face down"}])
+            rows.append({"label": f"Seat {seat}'s {z.id.replace('_', ' ')}, position by position", "melds": shown})
+    return rows
+
+
 def scenario_example(spec: Spec, scen, j) -> dict:
     st = scen.state
     me = st.current
@@ -213,8 +238,8 @@ def scenario_example(spec: Spec, scen, j) -> dict:
     shared = [f"{c.id.capitalize()} {st.counter(c.id)}" for c in r.counters.values() if not c.each]
     setting = (f"{st.players} players, seat {st.dealer} deals. {', '.join(shared) + ', ' if shared else ''}"
                f"{plural(st.turns_finished, 'turn')} finished; seat {me} to play, {phase}.")
-    hand = r.hand.id
-    rows = [{"label": f"Seat {me} holds", "cards": _toks(spec, st.hand(me))}]
+    hand = r.hand.id if r.hand is not None else None
+    rows = [{"label": f"Seat {me} holds", "cards": _toks(spec, st.hand(me))}] if hand else _own_zones(spec, st, me)
     for z in r.zones.values():
         if z.kind == "melds" and z.each:
             for seat in range(st.players):
@@ -224,7 +249,7 @@ def scenario_example(spec: Spec, scen, j) -> dict:
         if z.kind == "table" and st.zone(z.id):
             rows.append({"label": f"The {z.id.replace('_', '-')} holds", "melds": [_lay_toks(spec, g) for g in st.zone(z.id)]})
     for seat in range(st.players):
-        if seat != me and j.round_ends and sum(st.hand(seat)):
+        if hand and seat != me and j.round_ends and sum(st.hand(seat)):
             rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, st.hand(seat))})
     piles = [z for z in r.zones.values() if z.kind == "pile" and not z.each]
     for z in sorted(piles, key=lambda z: z.face != "up"):        # what everyone sees first
@@ -263,12 +288,15 @@ def scenario_example(spec: Spec, scen, j) -> dict:
         verdict = {True: "allowed", False: f"refused: {s_.why}", None: f"undecided: {s_.question}"}[s_.legal]
         steps.append({"move": move_text(spec, s_.move), "cards": cards, "legal": s_.legal,
                       "verdict": verdict, "clauses": list(s_.clauses)})
-    if j.legal and not j.round_ends and j.state is not None:
+    if j.legal and not j.round_ends and j.state is not None and not hand:
+        rows += [dict(x, label="Afterwards: " + x["label"][0].lower() + x["label"][1:], after=True)
+                 for x in _own_zones(spec, j.state, me)]
+    if j.legal and not j.round_ends and j.state is not None and hand:
         after = j.state.hand(me)
         if after != st.hand(me):
             rows.append({"label": f"Afterwards seat {me} holds", "cards": _toks(spec, after), "after": True})
     scores = []
-    if j.legal and j.round_ends:
+    if j.legal and j.round_ends and "scores" in j.round_ends[0]:      # a game that keeps scores
         res = j.state.results[0]
         e = j.round_ends[0]
         terms = r.get("scoring.terms") or {}

@@ -87,6 +87,8 @@ def move_text(spec: Spec, m: Mapping) -> str:
     if decl.mechanic == "rearrange":
         melds = [" ".join(map(str, g)) if isinstance(g, list) else str(g) for g in arg]
         return f"leaving the {decl.f['to']} as " + " | ".join(melds)
+    if decl.mechanic == "fill":
+        return f"putting the card held into position {arg} of the {decl.f['to']}"
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 

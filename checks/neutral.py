@@ -130,6 +130,10 @@ def level_over_neutral(before: kernel.State, move: kernel.Move, result: kernel.R
     decl = r.moves[move.id]
     if decl.mechanic == "discard" and not r.zones[decl.f["to"]].each:
         d[decl.f["to"]] = d[decl.f["to"]] + [spec.cards.types[move.cards[0]].token]
+    if r.hand is None:               # no hands: the discard left the mover's own pile
+        if decl.mechanic == "discard" and "from" in decl.f:
+            d[decl.f["from"]][before.current] = d[decl.f["from"]][before.current][:-1]
+        return d
     hand = r.hand.id
     lay = r.lay_move()
     for i in range(before.players):
@@ -172,6 +176,8 @@ def projection(spec: Spec, state: Mapping, compare: str) -> dict:
     """The part of a situation that an outcome of this kind fixes, in a canonical form:
     hands and melds as multisets in the game's card order, piles in order."""
     r = kernel.rules(spec)
+    if r.hand is None:
+        return _projection_without_hand(spec, state, compare)
     hand = r.hand.id
     if not isinstance(state, Mapping) or not isinstance(state.get(hand), list):
         raise NeutralError(f"not a situation: it needs `{hand}`, a list with each seat's cards")
@@ -211,6 +217,49 @@ def projection(spec: Spec, state: Mapping, compare: str) -> dict:
             out[stock.id] = {"cards of the stock and the mover's hand": sort_tokens(spec, out[stock.id] + hands[mover]),
                              "stock size": len(out[stock.id])}
             hands[mover] = {"size": len(hands[mover])}
+    return out
+
+
+def _layout_text(v) -> list[str]:
+    return [str(t).upper() for t in (v.split() if isinstance(v, str) else v if isinstance(v, list) else [])]
+
+
+def _projection_without_hand(spec: Spec, state: Mapping, compare: str) -> dict:
+    """`projection` for a game whose players hold their cards in piles and layouts of their
+    own (no hand): those zones stand where the hands stand, layouts position by position."""
+    r = kernel.rules(spec)
+    own = [z for z in r.zones.values() if z.each]
+    if not isinstance(state, Mapping) or any(not isinstance(state.get(z.id), list) for z in own):
+        raise NeutralError("not a situation: it needs " + ", ".join(f"`{z.id}`" for z in own)
+                           + ", each a list with one entry per seat")
+
+    def value(z, v):
+        if z.kind == "layout":
+            return [_layout_text(x) for x in v] if z.each else _layout_text(v)
+        if z.each:
+            return [[str(t) for t in (x if isinstance(x, list) else [])] for x in v]
+        return [str(t) for t in v] if isinstance(v, list) else v
+
+    if compare == COMPARE_LEVEL_OVER:
+        return {"phase": state.get("phase"), **{z.id: value(z, state.get(z.id)) for z in own}}
+    out = {k: state.get(k) for k in KERNEL_SITUATION if k != "round"}
+    for z in r.zones.values():
+        out[z.id] = value(z, state.get(z.id, []))
+    for c in r.counters.values():
+        out[c.id] = state.get(c.id)
+    for i in r.inputs:
+        out[i] = state.get(i)
+    if state.get("finished"):
+        out["finished"] = state.get("finished")
+    stock = r.stock
+    if compare == COMPARE_SHUFFLED and stock is not None:
+        mover = state.get("to_play")
+        held = [z for z in own if z.kind == "pile"]
+        if isinstance(mover, int) and held and 0 <= mover < len(out[held[0].id]):
+            pile = out[held[0].id]
+            out[stock.id] = {"cards of the stock and the mover's pile": sorted(out[stock.id] + pile[mover]),
+                             "stock size": len(out[stock.id])}
+            pile[mover] = {"size": len(pile[mover])}
     return out
 
 

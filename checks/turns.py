@@ -138,8 +138,11 @@ def replay(data: dict, spec: Spec) -> dict:
 
 
 def _show(spec, state: kernel.State, moves) -> dict:
-    hand = spec.cards.tokens(state.hand())
     r = kernel.rules(spec)
+    doc = codec.state_to_doc(state) if r.hand is None else {}
+    hand = spec.cards.tokens(state.hand()) if r.hand is not None else [
+        f"{z.id}: " + (v if isinstance(v, str) else " ".join(v) or "-")
+        for z in r.zones.values() if z.each for v in [doc[z.id][state.current]]]
     shared = {c.id: state.counter(c.id) for c in r.counters.values() if not c.each}
     mine = {c.id: state.counter(c.id) for c in r.counters.values() if c.each}
     piles = {z.id: [spec.cards.types[t].token for t in state.zone(z.id)[-3:]] if z.face == "up"
@@ -226,12 +229,31 @@ def _units_max(spec_a, spec_b, fa, fb, mid: str):
 def _stock_empty(spec_a, spec_b, fa, fb):
     ra = kernel.rules(spec_a)
     players = _players(spec_a)[0]
-    laid, discard = go_out_cards(spec_a, 1, 9)
     draw = next(m for m in ra.moves.values() if m.mechanic == "draw" and ra.stock and ra.stock.id in m.f["from"]
                 and m.f.get("units") is None)
+    if ra.lay_move() is None:
+        return _stock_last_card(spec_a, players, draw)
+    laid, discard = go_out_cards(spec_a, 1, 9)
     moves = [Move(draw.id)]
     make = lambda s: situation(s, players, players, laid + [discard], phase=draw.phase, stock_size=0)  # noqa: E731
     return (make, moves), "a draw from an empty stock, the face-up pile holding the rest; replayed by the kernel"
+
+
+def _stock_last_card(spec, players: int, draw):
+    """For a game without lays: the first deal, with every stock card but one moved onto the
+    first pile the stock-empty rule refills from; the move draws the last stock card."""
+    r = kernel.rules(spec)
+    srcs = r.get("stock_empty.from") or []
+    if not srcs:
+        return None, "the stock-empty rule names no pile to refill from"
+
+    def make(s):
+        rs = kernel.rules(s)
+        st = kernel.new_game(s, players, 0)
+        stock = st.zone(rs.stock.id)
+        pile = srcs[0]["zone"]
+        return st.with_zones([(rs.stock.id, stock[-1:], None), (pile, stock[:-1] + st.zone(pile), None)])
+    return (make, [Move(draw.id)]), "the first deal with one card left in the stock, drawn; replayed by the kernel"
 
 
 def _encoder(keys, fa, fb):
@@ -262,7 +284,7 @@ def targeted(spec_a: Spec, spec_b: Spec, a: str, b: str, fa: dict, fb: dict, key
         return None
     try:
         found, how = enc(spec_a, spec_b, fa, fb)
-    except (ValueError, kernel.KernelError, kernel.Undecided, StopIteration, AttributeError) as e:
+    except (ValueError, KeyError, kernel.KernelError, kernel.Undecided, StopIteration, AttributeError) as e:
         return {"apart": False, "verdict": f"could not be built: {e}", "witness": None,
                 "method": "a constructed situation"}
     if found is None:

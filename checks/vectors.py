@@ -444,7 +444,8 @@ def _state_size(state: kernel.State) -> tuple:
     r = kernel.rules(state.spec)
     shared = tuple(state.counters[c.index] for c in r.counters.values() if not c.each)
     piles = tuple(len(state.zones[z.index]) for z in r.zones.values() if z.kind == "pile" and not z.each)
-    return (state.players, shared, sum(state.hand()), state.turns_finished) + piles
+    held = sum(state.hand()) if r.hand is not None else 0
+    return (state.players, shared, held, state.turns_finished) + piles
 
 
 def move_case(spec: Spec, state: kernel.State, move, witness_of: str | None = None) -> dict:
@@ -782,17 +783,19 @@ def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None =
     say("the reading check's witnesses")
     wm, wmoves, notes = reading_witnesses(spec, **where)
     alts = Alternatives(spec)
+    lays = kernel.rules(spec).lay_move() is not None      # a game without lays asks nothing of melds
     say("melds")
-    melds = meld_vectors(spec, size, wm, alts)
+    melds = meld_vectors(spec, size, wm, alts) if lays else []
     say("best lay-downs")
-    best = best_lay_vectors(spec, size, alts)
+    best = best_lay_vectors(spec, size, alts) if lays else []
     say("moves")
     moves = move_vectors(spec, size, wmoves)
     say("games")
     games_played = [cases.seeded_game(spec, seed) for seed in range(1 + size)]
     games = [game_vector(spec, seed, s, m) for seed, (s, m) in enumerate(games_played)]
     say("scores")
-    scores = score_vectors(spec, size, games_played)
+    kept = kernel.rules(spec).score_expr is not None       # a game that keeps no score has none to ask
+    scores = score_vectors(spec, size, games_played) if kept else []
     docs = {FILES["meld"]: _doc(spec, "meld", melds), FILES["best_lay"]: _doc(spec, "best_lay", best),
             FILES["move"]: _doc(spec, "move", moves), FILES["score"]: _doc(spec, "score", scores),
             FILES["game"]: _doc(spec, "game", games)}

@@ -114,6 +114,10 @@ class GreedyPlayer:
         return best - 1
 
     def choose(self, state: State):
+        from .fill_player import FillPlayer, plays_layouts
+
+        if plays_layouts(state):            # a layout game: no hand to meld, cards to place
+            return FillPlayer().choose(state)
         moves = kernel.legal_moves(state)
         r = kernel.rules(state.spec)
         spec = state.spec

@@ -387,6 +387,8 @@ def _normal(spec: Spec, key: str, v):
         return [spec.cards.parse([str(t)])[0].token for t in x]
 
     def one(x):
+        if z.kind == "layout":     # positions in order, a face-down card written ?CARD
+            return [str(t).upper() for t in (x.split() if isinstance(x, str) else x)]
         if z.kind == "hand":
             return sorted(toks(x))
         if z.kind in ("melds", "table"):

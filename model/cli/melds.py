@@ -28,6 +28,8 @@ class _BadQuery(ValueError):
 
 
 def _contract_of(spec: Spec, level: int | None, initial: bool):
+    if not spec.meld_kinds:
+        raise _BadQuery(f"{spec.game} has no melds: no clause of its spec defines a meld kind, so nothing is laid")
     try:
         return spec.contract(level=level, initial=initial)
     except KeyError as e:

@@ -99,10 +99,10 @@ def judge(game, scenario_file, readings, as_json):
             click.echo(f"  the game is over: seat(s) {', '.join(map(str, res['winners']))} win{best}")
         else:
             me = res["to_play"]
-            hand = r.hand.id
+            held = [r.hand.id] if r.hand else [z.id for z in r.zones.values() if z.each and z.kind == "pile"]
             counters = "; ".join(f"{c.id} {res[c.id]}" for c in r.counters.values())
             click.echo(f"  now: round {res['round']}, seat {me} to play ({res['phase']}); seat {me} holds "
-                       f"{' '.join(res[hand][me]) or 'nothing'}; {counters}")
+                       f"{' '.join(t for z in held for t in res[z][me]) or 'nothing'}; {counters}")
     _print_basis(out)
     if scen.expect:
         if differences:

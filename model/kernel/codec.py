@@ -45,6 +45,7 @@ KERNEL_FIELDS = {
     "lays_this_turn": (False, "lays already made in this turn"),
     "reshuffles": (False, "how often the stock was refilled this round"),
     "winners": (False, "the winning seats, when the game is over"),
+    "finished": (False, "seats that finished this round while the others play their last turns"),
     "move": (False, "the proposed move"),
     "moves": (False, "the proposed moves, in order"),
     "expect": (False, "what a judge should answer (for tests and conformance)"),
@@ -86,7 +87,7 @@ def _arg_kind(r, decl: MoveDecl) -> str:
             return "seat"
         return "zone"
     return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone",
-            "rearrange": "table"}[decl.mechanic]
+            "rearrange": "table", "fill": "position"}[decl.mechanic]
 
 
 def move_to_doc(spec, move: Move) -> dict:
@@ -105,7 +106,16 @@ def move_to_doc(spec, move: Move) -> dict:
         return {move.id: _toks(spec, move.cards)[0]}
     if kind == "table":
         return {move.id: [_toks(spec, m) for m in move.melds or ()]}
+    if kind == "position":
+        return {move.id: _position_name(r, decl, move.group)}
     return {move.id: {"cards": _toks(spec, move.cards), "seat": move.seat, "meld": move.group}}
+
+
+def _position_name(r, decl: MoveDecl, p: int | None):
+    from .layout import positions
+
+    names = positions(r, decl.f["to"])
+    return names[p] if p is not None and 0 <= p < len(names) else p
 
 
 def move_words(spec, move: Move | Mapping) -> str:
@@ -121,6 +131,8 @@ def move_words(spec, move: Move | Mapping) -> str:
         return f"{mid} from the {arg}" if decl.mechanic == "draw" else f"{mid} ({arg})"
     if kind == "seat":
         return f"{mid} seat {arg}" if decl.mechanic == "give" else f"{mid} from seat {arg}"
+    if kind == "position":
+        return f"{mid} into position {arg}"
     if kind == "extend" and isinstance(arg, Mapping):
         cards = arg.get("cards")
         return f"{mid} {' '.join(map(str, cards)) if isinstance(cards, list) else cards} to seat {arg.get('seat')}'s meld {arg.get('meld')}"
@@ -194,7 +206,7 @@ def _forms(spec) -> str:
         kind = _arg_kind(r, d)
         src = d.f.get("from")
         arg = {"zone": next(iter(src)) if isinstance(src, Mapping) else src,
-               "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card",
+               "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card", "position": "POSITION",
                "extend": "{cards: [...], seat: S, meld: I}", "table": "[[cards], [cards], ...] (the new table)"}[kind]
         out.append(f"{{{d.id}: {arg}}}")
     return ", ".join(out)
@@ -229,6 +241,15 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
             rd.bad(f"{where}.{mid}", f"a {mid} holds at least one card")
             return None
         return Move(mid, tuple(cards)), {mid: _toks(spec, sorted(cards))}
+    if kind == "position":
+        from .layout import positions
+
+        names = positions(r, decl.f["to"])
+        p = next((i for i, v in enumerate(names) if str(v).upper() == str(arg).upper()), None)
+        if p is None or isinstance(arg, bool) or not isinstance(arg, (str, int)):
+            rd.bad(f"{where}.{mid}", f"a position of {decl.f['to']}: one of {', '.join(map(str, names))}; got {arg!r}")
+            return None
+        return Move(mid, group=p), {mid: names[p]}
     if kind == "card":
         if isinstance(arg, int) and not isinstance(arg, bool):
             arg = str(arg)
@@ -282,6 +303,10 @@ def _zone_doc(spec, z, value):
         return _toks(spec, cards_of(value))
     if z.kind in ("melds", "table"):
         return [_toks(spec, g) for g in value]
+    if z.kind == "layout":
+        from .layout import to_doc
+
+        return " ".join(to_doc(spec, value))
     return _toks(spec, value)
 
 
@@ -316,6 +341,8 @@ def state_to_doc(state: State, moves: Sequence[Move] = ()) -> dict:
         out["reshuffles"] = state.reshuffles
     if state.over:
         out["winners"] = list(state.winners)
+    if state.finished:
+        out["finished"] = list(state.finished)
     if moves:
         out["moves"] = [move_to_doc(spec, m) for m in moves]
     return out
@@ -421,10 +448,15 @@ def state_from_doc(spec, data: Mapping) -> State:
                                             for w in winners):
         rd.bad("winners", f"a list of seats, got {winners!r}")
         winners = []
+    finished = data.get("finished", [])
+    if not isinstance(finished, list) or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n
+                                             for w in finished):
+        rd.bad("finished", f"a list of seats, got {finished!r}")
+        finished = []
     if rd.problems:
         raise CodecError(rd.problems)
     return State(seed, round_, dealer, to_play, phase, turns, n, tuple(zones), tuple(counters), tuple(inputs),
-                 lays_now, reshuffles, (), tuple(winners), spec)
+                 lays_now, reshuffles, (), tuple(winners), spec, tuple(finished))
 
 
 def _empty(z, width):
@@ -436,6 +468,13 @@ def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
         v = v.split("|")                              # a table written as one string, melds between '|'
     if z.kind == "table" and isinstance(v, list) and any(isinstance(x, str) and len(x.split()) > 1 for x in v):
         v = [x.split() if isinstance(x, str) else x for x in v]     # each string one meld
+    if z.kind == "layout":
+        from .layout import from_doc
+
+        value = from_doc(rd, spec, where, v) or ()
+        for c, _ in value:
+            placed[c] += 1
+        return value
     if z.kind in ("melds", "table"):
         if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
             v = [v]                                   # one group written as a flat list

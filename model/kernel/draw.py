@@ -47,7 +47,10 @@ def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -
             return got
         state, from_stock = got
         taken += from_stock
-    state = state.with_zones([(r.hand.id, add(state.hand(me), taken), None)], phase=decl.then)
+    if "to" in decl.f:      # the cards are held in a pile of the player's, not taken into a hand
+        state = state.with_zones([(decl.f["to"], state.zone(decl.f["to"], me) + tuple(taken), None)], phase=decl.then)
+    else:
+        state = state.with_zones([(r.hand.id, add(state.hand(me), taken), None)], phase=decl.then)
     for cnt, c in cost.items():
         state = state.with_counter(cnt, state.counter(cnt) - c)
     if decl.then == END_TURN:

@@ -35,13 +35,15 @@ def _before_end(state: State, r: Rules, left_cards: int) -> Refusal | None:
 
 def _finish(state: State, r: Rules) -> State:
     me = state.current
-    if sum(state.hand(me)) == 0:
-        return flow.end_round(state, me, "went_out", r.need("round_end.went_out"))
+    if flow.out_of_cards(state, me):
+        return flow.goes_out(state, me)
     return flow.end_turn(state)
 
 
 def check_discard(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal | None:
     """Why discarding this card now is refused, or None (nothing is played)."""
+    if "from" in decl.f:
+        return _check_discard_held(state, r, decl, card)
     left = remove(state.hand(), [card])
     if left is None:
         return Refusal((decl.clause,), f"the {decl.id} must come from the hand")
@@ -57,11 +59,26 @@ def check_discard(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal 
     return _before_end(state, r, sum(left))
 
 
+def _check_discard_held(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal | None:
+    """A discard of the card held in a pile (`from`): it must be the pile's top card, and a
+    compulsory fill from that pile comes first."""
+    held = state.zone(decl.f["from"])
+    if not held or held[-1] != card:
+        return Refusal((decl.clause,), f"the {decl.id} is the card held in {decl.f['from']}")
+    from .layout import stop_refusal
+
+    return stop_refusal(state, r, decl.f["from"])
+
+
 def discard(state: State, r: Rules, decl: MoveDecl, card: int) -> State | Refusal:
     bad = check_discard(state, r, decl, card)
     if bad is not None:
         return bad
     pile = decl.f["to"]
+    if "from" in decl.f:
+        src = decl.f["from"]
+        state = state.with_zones([(src, state.zone(src)[:-1], None), (pile, state.zone(pile) + (card,), None)])
+        return _finish(state, r)
     state = state.with_zones([(r.hand.id, remove(state.hand(), [card]), None), (pile, state.zone(pile) + (card,), None)])
     return _finish(state, r)
 

@@ -36,6 +36,8 @@ def zone_points(spec, zone, value) -> int:
         return sum(n * types[t].value for t, n in enumerate(value))
     if zone.kind in ("melds", "table"):
         return sum(types[c].value for g in value for c in g)
+    if zone.kind == "layout":
+        return sum(types[c].value for c, _ in value)
     return sum(types[c].value for c in value)
 
 

@@ -29,8 +29,16 @@ def next_seat(spec, seat: int, n: int) -> int:
     return (seat + rules(spec).step()) % n
 
 
-def first_player(spec, dealer: int, n: int) -> int:
-    first = rules(spec).need("turn.first")
+def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
+    r = rules(spec)
+    won = results[-1].went_out if results else None
+    if won is not None and r.get("turn.after_win") == "went_out":
+        trace.rest(r.clause("turn.after_win"), "who plays first after a round someone won", "deal")
+        if results[-1].also_out:         # several won the round: which of them?
+            trace.rest(r.clause("turn.after_shared_win"), "who plays first after a round several won", "deal")
+            r.need("turn.after_shared_win", f"seats {won}, {', '.join(map(str, results[-1].also_out))} won")
+        return won
+    first = r.need("turn.first")
     return next_seat(spec, dealer, n) if first == "left_of_dealer" else dealer
 
 
@@ -81,10 +89,14 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
         trace.rest(r.clause("dealer.next"), "who deals this round", "deal")
     rng(spec, seed, round_, "deal").shuffle(deck)
     width = len(spec.cards.types)
-    each = int(r.need("deal.cards_each"))
+    each = r.need("deal.cards_each")
     hands: list[list[int]] = [[] for _ in range(n)]
     first = (dealer + step) % n if r.need("deal.first") == "left_of_dealer" else dealer
     order = [(first + i * step) % n for i in range(n)]
+    dealt_to = r.zones.get(r.need("deal.to"))
+    if dealt_to is not None and dealt_to.kind == "layout":
+        return _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck, order)
+    each = int(each)
     if len(deck) < each * n:
         raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
                         f"{n} players need {each * n} cards, the deck holds {len(deck)}")
@@ -118,8 +130,47 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
     counters = tuple(
         (((c.start,) * n) if c.each else c.start) if c.reset == "round" else counters[c.index]
         for c in r.counters.values())
-    st = State(seed, round_, dealer, first_player(spec, dealer, n), "", 0, n, tuple(zones), counters, inputs,
-               0, 0, results, (), spec)
+    st = State(seed, round_, dealer, first_player(spec, dealer, n, results), "", 0, n, tuple(zones), counters,
+               inputs, 0, 0, results, (), spec)
+    return start_turn(st)
+
+
+def _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck, order) -> State:
+    """The deal into layouts: each seat gets as many face-down positions as its counter
+    (`deal.cards_each: COUNTER`) says, or the number given."""
+    from . import layout
+
+    r = rules(spec)
+    each = r.need("deal.cards_each")
+    if isinstance(each, str):
+        c = r.counters[each]
+        sizes = {s: int(counters[c.index][s]) for s in range(n)}
+    else:
+        sizes = {s: int(each) for s in range(n)}
+    if len(deck) < sum(sizes.values()):
+        raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
+                        f"the layouts need {sum(sizes.values())} cards, the deck holds {len(deck)}")
+    dealt = layout.deal(r, deck, order, sizes)
+    k = int(r.get("deal.face_up") or 0)
+    face_up = tuple(deck.pop() for _ in range(k))
+    up = r.need("deal.face_up_to") if k else None
+    width = len(spec.cards.types)
+    zones = []
+    for z in r.zones.values():
+        empty = () if z.kind != "hand" else (0,) * width
+        if z.id == r.need("deal.to"):
+            zones.append(tuple(dealt[s] for s in range(n)))
+        elif z.id == up:
+            zones.append(face_up)
+        elif z.id == r.need("deal.rest"):
+            zones.append(tuple(deck))
+        else:
+            zones.append(tuple(empty for _ in range(n)) if z.each else empty)
+    counters = tuple(
+        (((c.start,) * n) if c.each else c.start) if c.reset == "round" else counters[c.index]
+        for c in r.counters.values())
+    st = State(seed, round_, dealer, first_player(spec, dealer, n, results), "", 0, n, tuple(zones), counters,
+               inputs, 0, 0, results, (), spec)
     return start_turn(st)
 
 
@@ -141,10 +192,52 @@ def start_turn(state: State) -> State:
 
 def end_turn(state: State) -> State:
     """The turn is over: the next player's turn starts (and a round nobody can finish ends)."""
+    if state.finished and next_seat(state.spec, state.current, state.players) == state.finished[0]:
+        return _end_last_turns(state)
     nxt = state.replace(turns_finished=state.turns_finished + 1,
                         current=next_seat(state.spec, state.current, state.players), lays_this_turn=0)
     nxt.__dict__["phase"] = turn_phase(nxt)      # a fresh copy nobody else holds yet
     return check_stalled(nxt)
+
+
+def out_of_cards(state: State, seat: int) -> bool:
+    """Whether the seat has nothing left to play: an empty hand (where the game has hands)
+    and no face-down layout position (where it has layouts)."""
+    from .layout import finished
+
+    r = rules(state.spec)
+    if r.hand is not None and sum(state.hand(seat)):
+        return False
+    return finished(state, seat)
+
+
+def goes_out(state: State, seat: int) -> State:
+    """The seat has gone out at the end of its turn: the round ends with the outcome the spec
+    gives, or, for `last_turns`, every other player has one more turn first."""
+    r = rules(state.spec)
+    trace.rest(r.clause("round_end.went_out"), "what happens when a player goes out")
+    outcome = r.need("round_end.went_out")
+    if outcome != "last_turns":
+        return end_round(state, seat, "went_out", outcome)
+    if seat not in state.finished:
+        state = state.replace(finished=state.finished + (seat,))
+    return end_turn(state)
+
+
+def _end_last_turns(state: State) -> State:
+    r = rules(state.spec)
+    first, others = state.finished[0], state.finished[1:]
+    also: tuple = ()
+    if others:
+        trace.rest(r.clause("round_end.last_turns"), "who else wins when more than one player finishes")
+        if r.need("round_end.last_turns", f"seats {', '.join(map(str, state.finished))} finished") == "all_out":
+            also = others
+    done = state.replace(turns_finished=state.turns_finished + 1, finished=())
+    return end_round(done, first, "went_out", "counts", also=also)
+
+
+def _is_out(seat: int, went_out) -> bool:
+    return seat in went_out if isinstance(went_out, tuple) else seat == went_out
 
 
 def may_go_out(state: State) -> bool:
@@ -241,7 +334,7 @@ def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
     n = state.players
     terms = []
     for name, expr in r.terms.items():
-        terms.append((name, tuple(int(evaluate(expr, state, s, went_out=(s == went_out))) for s in range(n))))
+        terms.append((name, tuple(int(evaluate(expr, state, s, went_out=_is_out(s, went_out))) for s in range(n))))
     bonus = (0,) * n
     b = r.get("bonus")
     if b:
@@ -250,7 +343,7 @@ def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
         earned = bool(Env(state, state.dealer)[iid]) if iid else True
         bonus = tuple(int(b["points"]) if (earned and s == state.dealer) else 0 for s in range(n))
     if r.score_expr is not None:
-        scores = tuple(int(evaluate(r.score_expr, state, s, went_out=(s == went_out), **{k: v[s] for k, v in terms},
+        scores = tuple(int(evaluate(r.score_expr, state, s, went_out=_is_out(s, went_out), **{k: v[s] for k, v in terms},
                                     **{f"others({k})": sum(v) - v[s] for k, v in terms}))
                        + bonus[s] for s in range(n))
     else:
@@ -259,13 +352,19 @@ def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
     hand = r.hand
     hands = tuple(state.zone(hand.id, s) for s in range(n)) if hand else ()
     laid = tuple(state.laid(s) for s in range(n))
-    return RoundResult(state.round, state.dealer, went_out, state.turns_finished, how, False, False, shared, hands,
-                       laid, tuple(terms), bonus, scores, (), state.reshuffles)
+    first = went_out[0] if isinstance(went_out, tuple) else went_out
+    also = went_out[1:] if isinstance(went_out, tuple) else ()
+    return RoundResult(state.round, state.dealer, first, state.turns_finished, how, False, False, shared, hands,
+                       laid, tuple(terms), bonus, scores, (), state.reshuffles, also)
 
 
-def end_round(state: State, went_out: int | None, how: str, outcome: str, again: bool = True) -> State:
+def end_round(state: State, went_out: int | None, how: str, outcome: str, again: bool = True,
+              also: tuple = ()) -> State:
     """Score the round (not if `outcome` is void or replay), advance the counters (not if it
-    is replayed), end the game if the game-end rule says so, or deal the next round."""
+    is replayed), end the game if the game-end rule says so, or deal the next round. `also`:
+    other seats that count as gone out (the last turns of `went_out: last_turns`)."""
+    if also:
+        went_out = (went_out,) + tuple(also)
     r = rules(state.spec)
     n = state.players
     if r.get("scoring") is None:
@@ -308,7 +407,7 @@ def _advance(state: State, went_out: int | None) -> tuple[State, tuple]:
     for cid, expr in r.advance.items():
         c = r.counters[cid]
         if c.each:
-            new[cid] = tuple(int(evaluate(expr, state, s, went_out=(s == went_out))) for s in range(state.players))
+            new[cid] = tuple(int(evaluate(expr, state, s, went_out=_is_out(s, went_out))) for s in range(state.players))
         else:
             new[cid] = int(evaluate(expr, state, state.dealer, went_out=False))
     for cid, v in new.items():
@@ -318,7 +417,7 @@ def _advance(state: State, went_out: int | None) -> tuple[State, tuple]:
 
 
 def _qualifies(state: State, expr, went_out: int | None) -> list[int]:
-    return [s for s in range(state.players) if evaluate(expr, state, s, went_out=(s == went_out))]
+    return [s for s in range(state.players) if evaluate(expr, state, s, went_out=_is_out(s, went_out))]
 
 
 def _game_over(state: State, went_out: int | None) -> bool:

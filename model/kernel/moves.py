@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from . import draw as draw_, ends, flow, lay as lay_, table as table_, trace
+from . import draw as draw_, ends, flow, lay as lay_, layout, table as table_, trace
 from .rules import KernelError, rules
 from .state import Refusal, State
 
@@ -68,6 +68,8 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
         out = ends.move_all(state, r, decl)
     elif mech == "rearrange":
         out = table_.rearrange(state, r, decl, move.melds)
+    elif mech == "fill":
+        out = layout.fill(state, r, decl, move.group)
     else:   # pragma: no cover (validation admits only the mechanics above)
         raise KernelError(f"unknown mechanic {mech!r}")
     if isinstance(out, State):
@@ -112,7 +114,8 @@ def _legal_moves(state: State) -> list[Move]:
             srcs = m.f["from"]
             fixed = m.f.get("units") is None
             if fixed and not any(r.zones[z].each for z in srcs):
-                out.append(Move(m.id))
+                if not isinstance(draw_.refusal(state, r, m, 1, None), Refusal):
+                    out.append(Move(m.id))
                 continue
             if fixed:
                 zid = next(iter(srcs))
@@ -144,7 +147,14 @@ def _legal_moves(state: State) -> list[Move]:
     if must_lay:
         return out
     for m in phase:
-        if m.mechanic == "discard":
+        if m.mechanic == "fill":
+            out += [Move(m.id, group=p) for p in layout.options(state, m)]
+    for m in phase:
+        if m.mechanic == "discard" and "from" in m.f:
+            held = state.zone(m.f["from"])
+            if held and ends.check_discard(state, r, m, held[-1]) is None:
+                out.append(Move(m.id, (held[-1],)))
+        elif m.mechanic == "discard":
             for t, n in enumerate(state.hand()):
                 if n and ends.check_discard(state, r, m, t) is None:
                     out.append(Move(m.id, (t,)))

@@ -215,6 +215,9 @@ class Rules:
                 continue
             if kind == "pile" and "face" not in z:
                 self.err(f"zones.{zid}", f"pile {zid!r} needs face: up or down (can players see its cards?)")
+            if kind == "layout":
+                from . import layout
+                layout.check_zone(self, zid, z)
             self.zones[zid] = Zone(zid, kind, owner, z.get("face", "up"), cl, len(self.zones))
         # counters
         self.counters: dict[str, Counter] = {}
@@ -329,7 +332,15 @@ class Rules:
                     for zid in needs:
                         if zid != "per":
                             self._zone(f"{p}.needs", zid, ("pile",))
-            elif m.mechanic in ("lay", "extend"):
+            elif m.mechanic == "fill":
+                from . import layout
+                layout.check(self, m, p)
+            if m.mechanic in ("draw", "discard") and isinstance(m.f.get("to" if m.mechanic == "draw" else "from"), str):
+                held = "to" if m.mechanic == "draw" else "from"
+                z = self._zone(f"{p}.{held}", m.f[held], ("pile",))
+                if z is not None and not z.each:
+                    self.err(f"{p}.{held}", f"move {m.id!r}: the pile a card is held in must be each player's own")
+            if m.mechanic in ("lay", "extend"):
                 z = self._zone(f"{p}.to", m.f.get("to"), ("melds",))
                 if z is not None and not z.each:
                     self.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")
@@ -392,14 +403,26 @@ class Rules:
             if k in d:
                 zid = d[k]["zone"] if isinstance(d[k], Mapping) else d[k]
                 owner = "each" if k == "to" or isinstance(d[k], Mapping) else "shared"
-                self._zone(f"deal.{k}", zid, ("hand",) if k == "to" else ("pile",), owner)
+                self._zone(f"deal.{k}", zid, ("hand", "layout") if k == "to" else ("pile",), owner)
         if isinstance(d.get("face_up_to"), Mapping):
             z = self.zones.get(d["face_up_to"]["zone"])
             if z is not None and not z.each:
                 self.err("deal.face_up_to", "a face-up card dealt to a seat needs a zone of each player")
+        each = d.get("cards_each")
+        if isinstance(each, str) and (each not in self.counters or not self.counters[each].each):
+            self.err("deal.cards_each", f"deal.cards_each: a number, or a counter of each player; got {each!r}")
+        to = self.zones.get(d.get("to"))
+        if to is not None and to.kind == "layout":
+            from .layout import positions
+
+            most = self.counters[each].start if isinstance(each, str) and each in self.counters else each
+            if isinstance(most, int) and most > len(positions(self, to.id)):
+                self.err("deal.cards_each", f"the deal gives {most} cards to layout {to.id!r}, which names only "
+                         f"{len(positions(self, to.id))} positions")
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")
+        self._check_turns_can_end()
         se = t.get("stock_empty") or {}
         if "zone" in se:
             self._zone("stock_empty.zone", se["zone"], ("pile",), "shared")
@@ -451,6 +474,23 @@ class Rules:
             self.err(p, f"move {m.id!r} rearranges a table of free melds: no clause gives further melds")
         if m.then != V.END_TURN:
             self.err(f"{p}.then", f"move {m.id!r} (rearrange) ends the turn: then: {V.END_TURN}")
+    def _check_turns_can_end(self) -> None:
+        """Every phase some move leads to (or a turn starts in) has a way to end the turn:
+        a chain of moves from it reaches a move that ends it. A phase with moves and no
+        such chain would leave a player with nothing to do once what the moves need runs out."""
+        ends = {m.phase for m in self.moves.values() if m.then == V.END_TURN}
+        changed = True
+        while changed:
+            changed = False
+            for m in self.moves.values():
+                if m.then in ends and m.phase not in ends:
+                    ends.add(m.phase)
+                    changed = True
+        for m in self.moves.values():
+            if m.phase in self.phases and m.phase not in ends:
+                self.err(f"moves.{m.id}.phase", f"no move ends the turn from phase {m.phase!r}: no chain of moves "
+                         f"made in it reaches one whose then is {V.END_TURN}")
+                ends.add(m.phase)            # said once per phase
 
     # ---- expressions --------------------------------------------------------------------
     def names(self, extra: Iterable[str] = ()) -> tuple[tuple, dict]:
@@ -532,6 +572,10 @@ class Rules:
                 face_up = [z for z in m.f.get("from") or {} if z in self.zones and self.zones[z].face == "up"]
                 if face_up:
                     out.append(f"moves.{m.id}.take_from")
+        if self._last_turns_possible():
+            for k in ("round_end.last_turns", "turn.after_shared_win"):
+                if not self.has(k) and (k != "turn.after_shared_win" or self.get("turn.after_win")):
+                    out.append(k)
         ge = self.get("game_end.winner")
         if isinstance(ge, Mapping) and "most" in ge and not self.has("tie.then"):
             out.append("tie.then")
@@ -540,6 +584,17 @@ class Rules:
                 out.append(f"inputs.{i.id}.default")
         del stock
         return out
+
+    def _last_turns_possible(self) -> bool:
+        """Whether going out gives last turns under the reading in force or under some reading
+        of the spec (its decisions are then the spec's to answer)."""
+        if self.get("round_end.went_out") == "last_turns":
+            return True
+        for c in self.spec.clauses.values():
+            for rd in (c.readings or {}).values():
+                if ((rd.formal.get("round_end") or {}).get("went_out")) == "last_turns":
+                    return True
+        return False
 
     @property
     def hand(self) -> Zone | None:

@@ -49,6 +49,7 @@ class RoundResult:
     scores: tuple[int, ...]                # the round's score of each player, bonus included
     advanced: tuple[tuple[str, Any], ...]  # counters changed by the round end, after the change
     reshuffles: int = 0
+    also_out: tuple[int, ...] = ()         # others who went out in the last turns and count as out
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"round": self.round}
@@ -65,6 +66,8 @@ class RoundResult:
             out["scores"] = list(self.scores)
         if self.replayed:
             out["replayed"] = True
+        if self.also_out:
+            out["also_out"] = list(self.also_out)
         if self.advanced:
             out["advanced"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.advanced}
         return out
@@ -87,6 +90,7 @@ class State:
     results: tuple[RoundResult, ...] = ()
     winners: tuple[int, ...] = ()
     spec: Any = field(default=None, compare=False, repr=False)
+    finished: tuple[int, ...] = ()         # seats that finished this round while others play last turns
 
     def replace(self, **changes) -> "State":
         """A copy with these fields changed (what dataclasses.replace does, without its

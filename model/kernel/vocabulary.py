@@ -20,21 +20,22 @@ from __future__ import annotations
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
         "round_end", "scoring", "bonus", "game_end", "tie")
 
-ZONE_KINDS = ("hand", "pile", "melds", "table")
+ZONE_KINDS = ("hand", "pile", "melds", "table", "layout")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange")
+MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange", "fill")
 END_TURN = "end_turn"
 # the fields each mechanic reads, beside mechanic, phase and then
 MECHANIC_FIELDS = {
-    "draw": ("from", "units", "cost", "needs", "take_from", "instead_of"),
+    "draw": ("from", "units", "cost", "needs", "take_from", "instead_of", "to"),
     "lay": ("to", "groups", "contract", "per_turn", "compulsory", "lay_off"),
     "extend": ("to", "onto", "stays"),
-    "discard": ("to", "except"),
+    "discard": ("to", "except", "from"),
     "give": ("to", "card", "unless"),
     "move_all": ("from", "to", "where"),
     "rearrange": ("to", "from_hand", "initial", "tally", "wild_locks", "swap", "reuse"),
+    "fill": ("from", "to", "wild", "onto_wild", "compulsory"),
 }
-OUTCOMES = ("counts", "void", "replay")      # what a round end does: see docs/kernel.md
+OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
 # name patterns: "moves.*.take_from" is the field take_from of any move
 QUESTIONS = {
@@ -65,6 +66,8 @@ QUESTIONS = {
     "tie.then": "who wins when the top scores are equal?",
     "round_end.stalled.then": "what happens to a round nobody can finish?",
     "inputs.*.default": "what is this fact of the round, when nobody says?",
+    "round_end.last_turns": "who else wins the round when another player also finishes during the last turns?",
+    "turn.after_shared_win": "who plays first after a round several players won?",
 }
 
 # fields that are part of one decision: missing with it, they are asked by its question
@@ -99,6 +102,9 @@ RESTRICTIONS = {
     "moves.*.wild_locks": "cards may be taken out of a meld holding a wild",
     "moves.*.swap": "a wild on the table is won only by rearranging freely",
     "moves.*.reuse": "a wild won from the table may go anywhere on the table",
+    "moves.*.wild": "no card is wild",
+    "moves.*.onto_wild": "no card displaces a wild",
+    "turn.after_win": "every round starts with the player turn.first names",
 }
 
 

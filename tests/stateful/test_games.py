@@ -29,6 +29,9 @@ GAMES = {
     "rummikub": [{}, {"initial-threshold": "current-30"}, {"draw-when-stuck": "by-choice"},
                  {"joker-swap": "from-rack-or-table"}, {"scoring": "others-table"},
                  {"initial-joker-value": "thirty"}],
+    "garbage": [{}, {"wild": "kings"}, {"layout": "eight-positions"}, {"discard-pile": "face-up-start"},
+                {"hand-won": "last-turns"}, {"hand-won": "last-turns", "last-turn-finishers": "first-out"},
+                {"must-place": "wild-optional"}, {"reshuffle-when": "when-emptied"}],
 }
 _specs: dict = {}
 
@@ -49,6 +52,8 @@ def all_cards(state) -> Counter:
                 out += Counter({t: n for t, n in enumerate(v) if n})
             elif z.kind in ("melds", "table"):
                 out += Counter(c for g in v for c in g)
+            elif z.kind == "layout":
+                out += Counter(c for c, _ in v)
             else:
                 out += Counter(v)
     return out
@@ -129,7 +134,8 @@ class GameMachine(RuleBasedStateMachine):
         s = self.state
         if s.over:
             return
-        assert all(n >= 0 for i in range(s.players) for n in s.hand(i))
+        if self.r.hand is not None:
+            assert all(n >= 0 for i in range(s.players) for n in s.hand(i))
         assert all_cards(s) == Counter(self.r.deck(s.players))
 
     @invariant()
@@ -194,7 +200,7 @@ class GameMachine(RuleBasedStateMachine):
                     assert res.scores[i] == r.score_expr.evaluate(env) + res.bonus[i]
                 if res.void:
                     assert res.scores[i] == 0 and res.bonus[i] == 0
-            if res.went_out is not None:
+            if res.went_out is not None and res.hands:
                 assert sum(res.hands[res.went_out]) == 0
             event(f"round ended: {res.how}")
         if len(s.results) > self.seen_results:
@@ -202,6 +208,27 @@ class GameMachine(RuleBasedStateMachine):
             if into and not s.over:
                 assert s.scores == tuple(sum(x.scores[i] for x in s.results) for i in range(s.players))
         self.seen_results = len(s.results)
+
+    @invariant()
+    def layouts_hold_what_was_placed(self):
+        """A layout has as many positions as the counter the deal sizes it by; each face-up
+        position shows its own card or a wild; a held pile holds at most one card."""
+        s = self.state
+        fills = [m for m in self.r.moves.values() if m.mechanic == "fill"]
+        if s.over or not fills:
+            return
+        from rulings.kernel import layout
+
+        size = self.r.get("deal.cards_each")
+        for m in fills:
+            for seat in range(s.players):
+                lay = s.zone(m.f["to"], seat)
+                if isinstance(size, str):
+                    assert len(lay) == s.counter(size, seat)
+                for p, (c, up) in enumerate(lay):
+                    if up:
+                        assert layout.is_wild(self.r, m, c) or layout.position_of(self.r, m.f["to"], c, len(lay)) == p
+                assert len(s.zone(m.f["from"], seat)) <= 1
 
     @invariant()
     def scenario_round_trip(self):
@@ -224,7 +251,12 @@ class RummikubMachine(GameMachine):
     game = "rummikub"
 
 
+class GarbageMachine(GameMachine):
+    game = "garbage"
+
+
 TestTick = TickMachine.TestCase
+TestGarbage = GarbageMachine.TestCase
 TestLevel8 = Level8Machine.TestCase
 TestRummikub = RummikubMachine.TestCase
 # a Rummikub step asks the rearrangement solver (Z3) for the play it offers: a tenth of the

@@ -44,6 +44,10 @@ CASES = [
     ("level8-6p-greedy-s2", 6, "greedy", 2, {}),
     ("level8-3p-greedy-s5-other-readings", 3, "greedy", 5,
      {"reshuffle-when": "when-emptied", "skip-discard": "only-played", "wilds-only": "needs-a-number-card"}),
+    ("garbage-2p-greedy-s1", 2, "greedy", 1, {}),
+    ("garbage-4p-random-s2", 4, "random", 2, {}),
+    ("garbage-3p-greedy-s4-other-readings", 3, "greedy", 4,
+     {"hand-won": "last-turns", "wild": "kings", "discard-pile": "face-up-start", "layout": "eight-positions"}),
 ]
 # No Rummikub game is recorded: its offered play comes from Z3 (rulings.rearrange.best), and
 # which of several equally good tables Z3 returns depends on the solver's history in the

@@ -21,7 +21,7 @@ from rulings.spec import SpecErrors, load
 from rulings.specfile import Loader
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("tick", "level8")
+GAMES = ("tick", "level8", "garbage")
 
 
 def _data(game: str) -> dict:
