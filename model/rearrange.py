@@ -213,10 +213,27 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
                 hi = (lo + hi + 1) // 2
             else:
                 return Placement(None, engine="z3", note=f"z3 could not decide the most: {sp.s.reason_unknown()}")
-        melds = sp._witness(model, both)
     finally:
         sp.s.pop()
+    melds = _fresh_table(spec, contract, sp.N, table, both, by, lo + offset)
     return _placement(spec, contract, table, hand, melds, "z3", by)
+
+
+def _fresh_table(spec, contract, capacity, table, both, by, laid_at_least):
+    """The new table from a solver with no history, so that which of several equally good
+    tables is shown depends on the position only, not on what the reused solver was asked
+    before (a game replayed elsewhere, or a simulation on other workers, picks the same)."""
+    import z3
+
+    from . import z3melds
+
+    fresh = z3melds.build(spec, contract, capacity)
+    fresh.s.add([fresh.L[t] >= table[t] for t in fresh.L if table[t]])
+    bound = z3.Bool(f"laid_ge_{by}_{laid_at_least}")
+    fresh.s.add(z3.Implies(bound, _laid_sum(fresh, spec, by) >= laid_at_least))
+    if fresh._check(fresh._hand(both) + [bound]) != z3.sat:     # pragma: no cover (the reused solver found one)
+        raise AssertionError("a fresh solver finds no table the reused one found")
+    return fresh._witness(fresh.s.model(), both)
 
 
 # ---- a new table, judged -------------------------------------------------------------------------
