@@ -10,6 +10,10 @@ A move is written `{MOVE: ARGUMENT}`, the argument shaped by the move's mechanic
     discard   the card ({discard: 9})
     give      the seat given the card ({skip: 2})
     move_all  the zone emptied ({pass: skipped})
+    mark      the card and the space, {card: C, at: [row, column]}; for a move of one card
+              (a token), the space alone ([row, column])
+    unmark    the space ([row, column])
+    exchange  the card
 
 A state is a scenario's situation: the kernel's fields (seed, round, players, dealer,
 to_play, phase, turns_finished, lays_this_turn, reshuffles, winners), one field per zone
@@ -83,7 +87,16 @@ def _arg_kind(r, decl: MoveDecl) -> str:
         if any(r.zones[z].each for z in decl.f["from"]):
             return "seat"
         return "zone"
-    return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone"}[decl.mechanic]
+    if decl.mechanic == "mark":
+        return "at" if "card" in decl.f else "card_at"
+    return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone",
+            "unmark": "at", "exchange": "card"}[decl.mechanic]
+
+
+def _at(spec, cell):
+    from .board import grid
+
+    return list(grid(spec).where(cell)) if cell is not None else None
 
 
 def move_to_doc(spec, move: Move) -> dict:
@@ -100,6 +113,10 @@ def move_to_doc(spec, move: Move) -> dict:
         return {move.id: _toks(spec, move.cards)}
     if kind == "card":
         return {move.id: _toks(spec, move.cards)[0]}
+    if kind == "at":
+        return {move.id: _at(spec, move.cell)}
+    if kind == "card_at":
+        return {move.id: {"card": _toks(spec, move.cards)[0] if move.cards else None, "at": _at(spec, move.cell)}}
     return {move.id: {"cards": _toks(spec, move.cards), "seat": move.seat, "meld": move.group}}
 
 
@@ -116,6 +133,10 @@ def move_words(spec, move: Move | Mapping) -> str:
         return f"{mid} from the {arg}" if decl.mechanic == "draw" else f"{mid} ({arg})"
     if kind == "seat":
         return f"{mid} seat {arg}" if decl.mechanic == "give" else f"{mid} from seat {arg}"
+    if kind == "card_at" and isinstance(arg, Mapping):
+        return f"{mid} {arg.get('card')} at {arg.get('at')}"
+    if kind == "at":
+        return f"{mid} at {arg}"
     if kind == "extend" and isinstance(arg, Mapping):
         cards = arg.get("cards")
         return f"{mid} {' '.join(map(str, cards)) if isinstance(cards, list) else cards} to seat {arg.get('seat')}'s meld {arg.get('meld')}"
@@ -188,7 +209,8 @@ def _forms(spec) -> str:
         src = d.f.get("from")
         arg = {"zone": next(iter(src)) if isinstance(src, Mapping) else src,
                "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card",
-               "extend": "{cards: [...], seat: S, meld: I}"}[kind]
+               "extend": "{cards: [...], seat: S, meld: I}", "at": "[row, column]",
+               "card_at": "{card: C, at: [row, column]}"}[kind]
         out.append(f"{{{d.id}: {arg}}}")
     return ", ".join(out)
 
@@ -232,6 +254,8 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
             rd.bad(f"{where}.{mid}", f"exactly one card, got {len(cards)}")
             return None
         return Move(mid, (cards[0],)), {mid: _toks(spec, cards)[0]}
+    if kind in ("at", "card_at"):
+        return _read_at(rd, where, mid, kind, arg)
     if not isinstance(arg, Mapping) or set(arg) != {"cards", "seat", "meld"}:
         rd.bad(f"{where}.{mid}", f"{{cards: [...], seat: S, meld: I}}, got {arg!r}")
         return None
@@ -241,6 +265,35 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
     if cards is None or s is None or g is None:
         return None
     return Move(mid, tuple(cards), seat=s, group=g), {mid: {"cards": _toks(spec, sorted(cards)), "seat": s, "meld": g}}
+
+
+def _read_at(rd: _Reader, where: str, mid: str, kind: str, arg) -> tuple[Move, dict] | None:
+    from .board import grid
+
+    spec = rd.spec
+    g = grid(spec)
+    card = None
+    if kind == "card_at":
+        if not isinstance(arg, Mapping) or set(arg) != {"card", "at"}:
+            rd.bad(f"{where}.{mid}", f"{{card: C, at: [row, column]}}, got {arg!r}")
+            return None
+        c = arg["card"]
+        cards = rd.tokens(f"{where}.{mid}.card", str(c) if isinstance(c, int) and not isinstance(c, bool) else c)
+        if cards is None:
+            return None
+        if len(cards) != 1:
+            rd.bad(f"{where}.{mid}.card", f"exactly one card, got {len(cards)}")
+            return None
+        card, at = cards[0], arg["at"]
+    else:
+        at = arg
+    if (not isinstance(at, list) or len(at) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in at)
+            or g.cell(at[0], at[1]) is None):
+        rd.bad(f"{where}.{mid}", f"a space [row, column], rows 0-{g.rows - 1} and columns 0-{g.cols - 1}, got {at!r}")
+        return None
+    cell = g.cell(at[0], at[1])
+    move = Move(mid, () if card is None else (card,), cell=cell)
+    return move, move_to_doc(spec, move)
 
 
 def move_from_doc(spec, m: Mapping, where: str = "move") -> Move:
@@ -258,6 +311,11 @@ def _zone_doc(spec, z, value):
         return _toks(spec, cards_of(value))
     if z.kind == "melds":
         return [_toks(spec, g) for g in value]
+    if z.kind == "board":
+        from ..lines import draw
+        from .board import grid
+
+        return draw(grid(spec), value)
     return _toks(spec, value)
 
 
@@ -277,7 +335,7 @@ def state_to_doc(state: State, moves: Sequence[Move] = ()) -> dict:
         "phase": state.phase,
         "turns_finished": state.turns_finished,
     }
-    if r.lay_move() is not None:
+    if r.lay_move() is not None or any(m.mechanic == "exchange" for m in r.moves.values()):
         out["lays_this_turn"] = state.lays_this_turn
     for z in r.zones.values():
         v = state.zones[z.index]
@@ -408,6 +466,15 @@ def _empty(z, width):
 
 
 def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
+    if z.kind == "board":
+        from ..lines import read
+        from .board import grid
+
+        got = read(grid(spec), v) if v != [] else grid(spec).empty_board()
+        if isinstance(got, str):
+            rd.bad(where, got)
+            return grid(spec).empty_board()
+        return got
     if z.kind == "melds":
         if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
             v = [v]                                   # one group written as a flat list

@@ -81,7 +81,8 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
         trace.rest(r.clause("dealer.next"), "who deals this round", "deal")
     rng(spec, seed, round_, "deal").shuffle(deck)
     width = len(spec.cards.types)
-    each = int(r.need("deal.cards_each"))
+    each = r.need("deal.cards_each")
+    each = int(r.cards_each.evaluate({"players": n}) if r.cards_each is not None else each)
     hands: list[list[int]] = [[] for _ in range(n)]
     first = (dealer + step) % n if r.need("deal.first") == "left_of_dealer" else dealer
     order = [(first + i * step) % n for i in range(n)]
@@ -108,6 +109,11 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
             zones.append(tuple(counts(h, width) for h in hands))
             continue
         empty = () if z.kind != "hand" else (0,) * width
+        if z.kind == "board":
+            from .board import empty as empty_board
+
+            zones.append(empty_board(spec))
+            continue
         if z.id == up_zone:
             value = tuple(face_up if s == up_seat else empty for s in range(n)) if z.each else face_up
         elif z.id == rest_zone:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from . import draw as draw_, ends, flow, lay as lay_, trace
+from . import board, draw as draw_, ends, flow, lay as lay_, trace
 from .rules import KernelError, rules
 from .state import Refusal, State
 
@@ -27,6 +27,7 @@ class Move:
     units: int = 1
     seat: int | None = None
     group: int | None = None
+    cell: int | None = None              # a space of a board (board.py)
 
     def __post_init__(self):
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
@@ -60,6 +61,12 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
         out = ends.give(state, r, decl, move.seat)
     elif mech == "move_all":
         out = ends.move_all(state, r, decl)
+    elif mech == "mark":
+        out = board.mark(state, r, decl, move.cards[0] if len(move.cards) == 1 else None, move.cell)
+    elif mech == "unmark":
+        out = board.unmark(state, r, decl, move.cell)
+    elif mech == "exchange":
+        out = board.exchange(state, r, decl, move.cards[0] if len(move.cards) == 1 else None)
     else:   # pragma: no cover (validation admits only the mechanics above)
         raise KernelError(f"unknown mechanic {mech!r}")
     if isinstance(out, State):
@@ -141,4 +148,8 @@ def _legal_moves(state: State) -> list[Move]:
         elif m.mechanic == "move_all":
             if not isinstance(ends.move_all(state, r, m), Refusal):
                 out.append(Move(m.id))
+        elif m.mechanic in board.MECHANICS:
+            out += [Move(m.id, () if t is None else (t,), cell=c) for t, c in board.options(state, m)]
+    if not out and phase and all(m.mechanic in board.MECHANICS for m in phase):
+        raise board.no_move(state)
     return out

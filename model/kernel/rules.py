@@ -105,7 +105,7 @@ class Move:
 # names an expression may use, beside counters, inputs, params and the scoring terms
 KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "down", "went_out",
                 "contract_cards", "most_drawn")
-ACCESSORS = ("size", "points")
+ACCESSORS = ("size", "points", "lines")
 
 
 def _merge(into: dict, where: dict, data: Mapping, cid: str, prefix: str, problems: list, path: tuple) -> None:
@@ -277,6 +277,8 @@ class Rules:
         return z
 
     def _check_references(self) -> None:
+        from . import board
+
         t = self.tree
         for pid in self.phases:
             if pid in (V.END_TURN, "over"):
@@ -369,6 +371,8 @@ class Rules:
                     if z is not None and not z.each:
                         self.err(f"{p}.to", f"move {m.id!r} gives a card to another player: its zone must be each "
                                  "player's own")
+            elif m.mechanic in board.MECHANICS:
+                board.check(self, m, p)
             elif m.mechanic == "move_all":
                 a = self._zone(f"{p}.from", m.f.get("from"))
                 self._zone(f"{p}.to", m.f.get("to"), ("pile",))
@@ -419,6 +423,7 @@ class Rules:
         for cnt in (self.get("round_end.advance") or {}):
             if cnt not in self.counters:
                 self.err("round_end.advance", f"round_end advances {cnt!r}, which is not a counter")
+        board.check_rules(self)
         hands = [z for z in self.zones.values() if z.kind == "hand"]
         for z in hands:
             if not z.each:
@@ -463,6 +468,8 @@ class Rules:
         self.game_end_when = self.expression("game_end.when", ge.get("when"))
         self.game_end_at_once = self.expression("game_end.at_once", ge.get("at_once"))
         self.unless = {m.id: self.expression(f"moves.{m.id}.unless", m.f.get("unless")) for m in self.moves.values()}
+        each = self.get("deal.cards_each")
+        self.cards_each = self.expression("deal.cards_each", each) if isinstance(each, str) else None
         if (self.get("bonus") or {}).get("cards") is not None:
             self.expression("bonus.cards", self.get("bonus.cards"))
 

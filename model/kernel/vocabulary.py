@@ -18,11 +18,11 @@ from __future__ import annotations
 
 # the formal keys of a clause the kernel reads (the meld keys are read by spec.py)
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
-        "round_end", "scoring", "bonus", "game_end", "tie")
+        "round_end", "scoring", "bonus", "game_end", "tie", "board", "teams")
 
-ZONE_KINDS = ("hand", "pile", "melds")
+ZONE_KINDS = ("hand", "pile", "melds", "board")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all")
+MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "mark", "unmark", "exchange")
 END_TURN = "end_turn"
 # the fields each mechanic reads, beside mechanic, phase and then
 MECHANIC_FIELDS = {
@@ -32,6 +32,9 @@ MECHANIC_FIELDS = {
     "discard": ("to", "except"),
     "give": ("to", "card", "unless"),
     "move_all": ("from", "to", "where"),
+    "mark": ("to", "pile", "match", "card"),
+    "unmark": ("to", "pile", "card", "protect"),
+    "exchange": ("pile", "from", "dead_for", "per_turn"),
 }
 OUTCOMES = ("counts", "void", "replay")      # what a round end does: see docs/kernel.md
 
@@ -63,6 +66,10 @@ QUESTIONS = {
     "game_end.winner": "who wins the game?",
     "tie.then": "who wins when the top scores are equal?",
     "inputs.*.default": "what is this fact of the round, when nobody says?",
+    "teams": "how do this many players split into sides (which seats share a colour)?",
+    "board.free": "whose chip does a free space count as?",
+    "board.line": "how many spaces in a row make a line?",
+    "board.share": "how many spaces may two lines of one side have in common?",
 }
 
 # fields that are part of one decision: missing with it, they are asked by its question
@@ -90,6 +97,7 @@ RESTRICTIONS = {
     "round_end.advance": "no counter changes between rounds",
     "bonus": "nobody earns a bonus",
     "game_end.at_once": "the game ends only when a round ends",
+    "moves.*.protect": "any chip of another side may be taken off",
 }
 
 
