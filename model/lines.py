@@ -99,6 +99,20 @@ def most_together(lines: Sequence[tuple[int, ...]], share: int) -> tuple[tuple[i
     """The most of these lines no two of which have more than `share` spaces in common, by
     exhaustive search (for share 0, where crossing lines exclude each other too)."""
     lines = list(lines)
+    # lines that exclude no other line of their part are searched apart from other parts
+    parts: list[list] = []
+    left = set(range(len(lines)))
+    while left:
+        todo, part = [left.pop()], []
+        while todo:
+            i = todo.pop()
+            part.append(i)
+            near = {j for j in left if len(set(lines[i]).intersection(lines[j])) > share}
+            left -= near
+            todo += near
+        parts.append(sorted(part))
+    if len(parts) > 1:
+        return tuple(ln for part in parts for ln in most_together([lines[i] for i in part], share))
     best: list = []
 
     def go(i: int, chosen: list) -> None:

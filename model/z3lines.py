@@ -73,8 +73,7 @@ class Lines:
             s.add(z3.Implies(self.guard["mark"], z3.Implies(self.put[i], z3.Not(self.taken[i]))))
             s.add(z3.Implies(self.guard["layout"],
                              z3.Implies(self.put[i], z3.Or(self.has_any, self.has[g.numbers[i]]))))
-        self.k = z3.Int("k")
-        s.add(z3.Sum([z3.If(c, 1, 0) for c in self.counted]) >= self.k)
+        self.at_least: dict[int, object] = {}      # k -> a switch for "at least k lines counted"
 
     def _board(self, board: Sequence[int], side: int) -> list:
         z3 = self.z3
@@ -93,14 +92,24 @@ class Lines:
     def _guards(self) -> list:
         return list(self.guard.values())
 
-    def _most(self, base: list) -> tuple[int, object]:
+    def _k(self, k: int):
+        """The switch that asks for at least k counted lines (a pseudo-Boolean constraint)."""
         z3 = self.z3
-        k, model = 0, None
-        while True:
-            if not self._check(base + [self.k == k + 1]):
-                return k, model
+        if k not in self.at_least:
+            sw = self.at_least[k] = z3.Bool(f"at_least_{k}")
+            self.solver.add(z3.Implies(sw, z3.PbGe([(c, 1) for c in self.counted], k)))
+        return self.at_least[k]
+
+    def _most(self, base: list) -> tuple[int, object]:
+        """The most lines countable: "at least k" for k rising (each model counts what it
+        holds, so k jumps), until unsat. Proving the last bound is the hard part: on a board
+        crowded with one side's chips it can take long (the kernel plays by the reference)."""
+        z3 = self.z3
+        lo, model = 0, None
+        while self._check(base + [self._k(lo + 1)]):
             model = self.solver.model()
-            k = sum(1 for c in self.counted if z3.is_true(model.eval(c, model_completion=True)))
+            lo = sum(1 for c in self.counted if z3.is_true(model.eval(c, model_completion=True)))
+        return lo, model
 
     def held(self, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
         """As many lines as the side can count together, one such choice."""
@@ -125,7 +134,7 @@ class Lines:
         and a card for any open space if `any_space`), makes it hold more lines than now."""
         z3 = self.z3
         now = self.count(board, side)
-        base = self._guards() + self._board(board, side) + self._hand(numbers, any_space) + [self.turn, self.k == now + 1]
+        base = self._guards() + self._board(board, side) + self._hand(numbers, any_space) + [self.turn, self._k(now + 1)]
         out = []
         excluded: list = []
         while self._check(base + excluded):
@@ -140,10 +149,43 @@ class Lines:
         does raise it)."""
         z3 = self.z3
         now = self.count(board, side)
-        base = self._board(board, side) + self._hand(numbers, any_space) + [self.turn, self.k == now + 1, self.put[cell]]
+        base = self._board(board, side) + self._hand(numbers, any_space) + [self.turn, self._k(now + 1), self.put[cell]]
         guards = self._guards()
         if self.solver.check(*(base + guards)) == z3.sat:
             return []
         core = {str(x) for x in self.solver.unsat_core()}
         names = {str(g): cid for g, cid in zip(guards, vars(self.clauses).values())}
         return sorted({names[c] for c in core if c in names})
+
+
+def from_spec(spec) -> Lines:
+    """The Z3 decider for a spec's board, each constraint tagged with the clause that gives it
+    (made once per spec)."""
+    from .kernel.board import grid
+    from .kernel.rules import rules
+    from .spec import derived
+
+    def build(s):
+        r = rules(s)
+        marks = sorted({m.clause for m in r.moves.values() if m.mechanic == "mark"})
+        return Lines(grid(s), Clauses(r.clause("board.line"), r.clause("board.share"), r.clause("board.free"),
+                                      r.clause("board.numbers"), ", ".join(marks)))
+    return derived(spec, "z3lines", build)
+
+
+def hand_terms(spec, hand) -> tuple[set[int], bool]:
+    """What a hand allows a chip on: the numbers its cards name (by each mark move's match
+    attribute) and whether it holds a card for any empty space."""
+    from .kernel.rules import rules
+
+    r = rules(spec)
+    numbers: set[int] = set()
+    anywhere = False
+    for m in r.moves.values():
+        if m.mechanic != "mark":
+            continue
+        if "card" in m.f:
+            anywhere |= bool(hand[spec.cards.by_token()[str(m.f["card"]).upper()].index])
+        else:
+            numbers |= {t.attrs[m.f["match"]] for t in spec.cards.types if t.natural and hand[t.index]}
+    return numbers, anywhere

@@ -152,6 +152,7 @@ def _spaces_for(state: State, decl: MoveDecl, card: int) -> list[int]:
 
 
 def _finish(state: State, decl: MoveDecl) -> State:
+    trace.rest(rules(state.spec).clause(f"moves.{decl.id}.then"), "what follows the move")
     if decl.then == "end_turn":
         return flow.end_turn(state)
     return state.replace(phase=decl.then)
@@ -174,6 +175,7 @@ def check_mark(state: State, r: Rules, decl: MoveDecl, card: int | None, cell: i
     if "match" in decl.f:
         t = spec.cards.types[card]
         trace.rest(r.clause("board.numbers"), "which spaces show which number")
+        trace.rest(spec.rule("cards")[0], "which number a card names")
         if not t.natural or t.attrs.get(decl.f["match"]) != g.numbers[cell]:
             return Refusal((decl.clause, r.clause("board.numbers")),
                            f"{t.token} does not name the number on that space ({g.numbers[cell]})")
@@ -286,3 +288,30 @@ def check_mark_card_only(state: State, decl: MoveDecl, card: int) -> bool:
 
 def no_move(state: State) -> Undecided:
     return Undecided(NO_MOVE[1], NO_MOVE[0], f"seat {state.current} in phase {state.phase}")
+
+
+# ---- the two questions, by the reference (z3lines.py answers them by Z3) --------------------
+
+def held_now(state: State, seat: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The lines the seat's side (the player to move's by default) holds now."""
+    z = board_zone(state.spec)
+    seat = state.current if seat is None else seat
+    return L.held(grid(state.spec), state.zone(z.id), side_of(state, seat))
+
+
+def completing_now(state: State, seat: int | None = None) -> tuple[int, ...]:
+    """The spaces where a chip the seat's hand allows makes its side hold one line more."""
+    spec = state.spec
+    r = rules(spec)
+    z = board_zone(spec)
+    seat = state.current if seat is None else seat
+    hand = state.hand(seat)
+    allowed: set[int] = set()
+    for m in r.moves.values():
+        if m.mechanic != "mark":
+            continue
+        cards = [_card(spec, m)] if "card" in m.f else [t for t, n in enumerate(hand) if n]
+        for t in cards:
+            if hand[t] and check_mark_card_only(state, m, t):
+                allowed.update(_spaces_for(state, m, t))
+    return L.completing(grid(spec), state.zone(z.id), side_of(state, seat), allowed)
