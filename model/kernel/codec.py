@@ -375,7 +375,7 @@ def state_from_doc(spec, data: Mapping) -> State:
     turns = rd.integer("turns_finished", 0)
     lays_now = rd.integer("lays_this_turn", 0, default=0)
     starts = r.get("turn.starts_with")
-    if phase == starts and lays_now:
+    if phase == starts and lays_now and r.lay_move() is not None:
         rd.bad("lays_this_turn", "a turn that has only just started has laid nothing")
     reshuffles = rd.integer("reshuffles", 0, default=0)
     # counters
