@@ -26,6 +26,8 @@ GAMES = {
     "tick": [{}, {"go-out-timing": "others-have-played"}, {"stock-empty": "level-ends"}, {"tick": "top-only"},
              {"pack-composition": "two-and-four"}, {"matching-with-level": "with-level"}],
     "level8": [{}, {"pack-composition": "ninety-six"}, {"wilds-only": "needs-a-number-card"}],
+    "sequence-numbers": [{}, {"minus-then-draw": "turn-over"}, {"second-sequence": "any-spaces"},
+                         {"teams-of-six": "three-teams"}],
 }
 _specs: dict = {}
 
@@ -103,7 +105,7 @@ class GameMachine(RuleBasedStateMachine):
         mid = data.draw(st.sampled_from(sorted(self.r.moves)))
         move = Move(mid, tuple(data.draw(st.lists(st.integers(0, width - 1), max_size=8))),
                     units=data.draw(st.integers(-1, 4)), seat=data.draw(st.integers(0, self.state.players)),
-                    group=data.draw(st.integers(0, 3)))
+                    group=data.draw(st.integers(0, 3)), cell=data.draw(st.integers(-1, 100)))
         before = self.state
         if not self.step(move):
             assert self.state is before
@@ -187,6 +189,21 @@ class GameMachine(RuleBasedStateMachine):
         self.seen_results = len(s.results)
 
     @invariant()
+    def board_chips_sound(self):
+        """On a board, every chip is of a side of this table and no chip sits on a free space."""
+        from rulings.kernel import board
+
+        z = board.board_zone(self.spec)
+        if z is None:
+            return
+        g = board.grid(self.spec)
+        sides = set(board.sides(self.spec, self.state.players))
+        for i, v in enumerate(self.state.zone(z.id)):
+            assert v == -1 or (v in sides and not g.free(i)), (i, v)
+        if self.state.over:
+            assert any(board.held_now(self.state, w) for w in self.state.winners)
+
+    @invariant()
     def scenario_round_trip(self):
         s = self.state
         if s.turns_finished % 7 == 0:
@@ -203,7 +220,12 @@ class Level8Machine(GameMachine):
     game = "level8"
 
 
+class SequenceNumbersMachine(GameMachine):
+    game = "sequence-numbers"
+
+
 TestTick = TickMachine.TestCase
+TestSequenceNumbers = SequenceNumbersMachine.TestCase
 TestLevel8 = Level8Machine.TestCase
 
 
