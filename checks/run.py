@@ -13,15 +13,19 @@ from .findings import DEFAULT_KINDS, CheckRun
 
 
 def _readings(spec, bound, progress):
+    from .board_questions import board_findings
     from .readings import reading_findings
 
-    return reading_findings(spec, bound=bound, progress=progress), ""
+    found = reading_findings(spec, bound=bound, progress=progress)
+    return found + [f for f in board_findings(spec) if f.kind == "reading"], ""
 
 
 def _gaps(spec, bound, progress):
+    from .board_questions import board_findings
     from .gaps import gap_findings
 
-    return gap_findings(spec, progress=progress)
+    found, note = gap_findings(spec, progress=progress)
+    return found + [f for f in board_findings(spec) if f.kind == "gap"], note
 
 
 def _conflicts(spec, bound, progress):

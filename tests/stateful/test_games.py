@@ -48,6 +48,8 @@ def all_cards(state) -> Counter:
                 out += Counter({t: n for t, n in enumerate(v) if n})
             elif z.kind == "melds":
                 out += Counter(c for g in v for c in g)
+            elif z.kind == "board":                 # chips, not cards
+                continue
             else:
                 out += Counter(v)
     return out
