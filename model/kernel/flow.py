@@ -81,8 +81,7 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
         trace.rest(r.clause("dealer.next"), "who deals this round", "deal")
     rng(spec, seed, round_, "deal").shuffle(deck)
     width = len(spec.cards.types)
-    each = r.need("deal.cards_each")
-    each = int(r.cards_each.evaluate({"players": n}) if r.cards_each is not None else each)
+    each = r.deal_each(n)
     hands: list[list[int]] = [[] for _ in range(n)]
     first = (dealer + step) % n if r.need("deal.first") == "left_of_dealer" else dealer
     order = [(first + i * step) % n for i in range(n)]

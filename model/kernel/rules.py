@@ -607,6 +607,11 @@ class Rules:
         counts = [packs * (int(pack["naturals"]) if t.natural else int(per.get(t.token, 0))) for t in self.spec.cards.types]
         return [t for t, n in enumerate(counts) for _ in range(n)]
 
+    def deal_each(self, players: int) -> int:
+        """Cards each player is dealt for this many players (a number, or an expression of players)."""
+        each = self.need("deal.cards_each")
+        return int(self.cards_each.evaluate({"players": players}) if self.cards_each is not None else each)
+
     def players_range(self) -> tuple[int, int]:
         cid, p = self.spec.rule("players")
         if cid is None:
