@@ -17,13 +17,11 @@ NUMBERED = [i for i in range(G.size) if not G.free(i)]
 
 @st.composite
 def boards(draw, sides: int = 3):
-    """A board with some chips scattered (up to about half the spaces) and a few lines of
+    """A board with some chips scattered (35 at most) and a few lines of
     one side laid on purpose (so counts, overlaps and corners come up). Crowded boards
     make the Z3 count slow to prove (see z3lines), so the scatter stays sparse."""
-    density = draw(st.floats(0, 0.5))
-    bits = draw(st.lists(st.floats(0, 1), min_size=G.size, max_size=G.size))
-    owners = draw(st.lists(st.integers(0, sides - 1), min_size=G.size, max_size=G.size))
-    board = [L.EMPTY if G.free(i) or bits[i] > density else owners[i] for i in range(G.size)]
+    chips = draw(st.dictionaries(st.integers(0, G.size - 1), st.integers(0, sides - 1), max_size=35))
+    board = [L.EMPTY if G.free(i) or i not in chips else chips[i] for i in range(G.size)]
     for j, side in draw(st.lists(st.tuples(st.integers(0, len(G.lines) - 1), st.integers(0, sides - 1)),
                                  max_size=4)):
         for c in G.lines[j]:
