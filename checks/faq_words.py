@@ -84,6 +84,14 @@ def move_text(spec: Spec, m: Mapping) -> str:
         return f"playing {decl.f['card']} on seat {arg}"
     if decl.mechanic == "extend":
         return f"adding {' '.join(map(str, arg['cards']))} to seat {arg['seat']}'s meld {arg['meld']}"
+    if decl.mechanic == "mark":
+        if isinstance(arg, Mapping):
+            return f"playing {arg.get('card')} and putting a chip at row {arg['at'][0]}, column {arg['at'][1]}"
+        return f"playing {decl.f['card']} and putting a chip at row {arg[0]}, column {arg[1]}"
+    if decl.mechanic == "unmark":
+        return f"playing {decl.f['card']} to take the chip at row {arg[0]}, column {arg[1]}"
+    if decl.mechanic == "exchange":
+        return f"exchanging the dead card {arg}"
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 
