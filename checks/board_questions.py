@@ -1,4 +1,4 @@
-"""What a board game's text leaves open about its lines, chips and sides, each with a witness.
+"""What a board game's text leaves open about its lines, marks and sides, each with a witness.
 
 For a spec with a board zone (docs/kernel.md), five questions, each answered on a small
 situation the kernel replays (a scenario document: the state, and the moves where there
@@ -31,11 +31,11 @@ def _sources(spec, cids) -> list[str]:
     return [spec.source(c) for c in cids if c]
 
 
-def _state(spec, n: int, chips: dict, hands=None, stock=None, seed: int = 0):
+def _state(spec, n: int, marks: dict, hands=None, stock=None, seed: int = 0):
     st = kernel.new_game(spec, n, seed).replace(current=0)
     z = B.board_zone(spec)
     board = list(B.grid(spec).empty_board())
-    for c, side in chips.items():
+    for c, side in marks.items():
         board[c] = side
     st = st.with_zone(z.id, tuple(board))
     if hands is not None:
@@ -85,7 +85,7 @@ def share_findings(spec) -> list[Finding]:
             cross[x] = 0
     def said(cs):
         return ", ".join(f"{k or 'adopted'} counts {v}" for k, v in cs.items())
-    verdict = ("; ".join(f"a row of {2 * g.line - o} chips (two lines sharing {o} space(s)): {said(cs)}" for o, cs, _ in differ)
+    verdict = ("; ".join(f"a row of {2 * g.line - o} marks (two lines sharing {o} space(s)): {said(cs)}" for o, cs, _ in differ)
                or "every reading counts the same")
     verdict += f"; lines crossing in one space count {L.count(g, cross, 0)} under the reading in force"
     out.append(Finding(
@@ -134,11 +134,11 @@ def unmark_findings(spec) -> list[Finding]:
         if m.mechanic != "unmark":
             continue
         cells = [x for x in _row(g, g.line - 1) if x is not None]
-        chips = {x: 1 for x in cells}
+        marks = {x: 1 for x in cells}
         card = spec.cards.by_token()[str(m.f["card"]).upper()].index
         hands = [[card], []]
         try:
-            st = _state(spec, 2, chips, hands)
+            st = _state(spec, 2, marks, hands)
             st = st.replace(phase=m.phase)
             move = Move(m.id, cell=cells[-1])
             got = kernel.apply(st, move)
@@ -174,8 +174,8 @@ def exchange_findings(spec) -> list[Finding]:
         attr = target.f["match"]
         naturals = [t for t in spec.cards.types if t.natural]
         a, b = naturals[0], next(t for t in naturals if t.attrs[attr] != naturals[0].attrs[attr])
-        chips = {c: 1 for t in (a, b) for c in g.spaces_of(t.attrs[attr])}
-        st = _state(spec, 2, chips, [[a.index], [x.index for x in naturals[-5:]]], stock=[b.index])
+        marks = {c: 1 for t in (a, b) for c in g.spaces_of(t.attrs[attr])}
+        st = _state(spec, 2, marks, [[a.index], [x.index for x in naturals[-5:]]], stock=[b.index])
         st = st.replace(phase=m.phase)
         first = kernel.apply(st, Move(m.id, (a.index,)))
         verdict, question, resolved = "", "", True
@@ -226,7 +226,7 @@ def team_findings(spec) -> list[Finding]:
             sides = B.sides(s, n)
             orders[name] = "".join("ABCDEFGH"[x] for x in sides)
         out.append(Finding(
-            id=f"{'reading' if c.readings else 'gap'}:{cid}:turn-order-{n}", kind="reading" if c.readings else "gap",
+            id=f"{'reading' if c.readings else 'gap'}:{cid}:side-order-{n}", kind="reading" if c.readings else "gap",
             clauses=[cid],
             sources=_sources(spec, [cid]),
             question=f"with {n} players, which seats play together, and so in which order do the sides play?",

@@ -96,8 +96,8 @@ class Lines:
         """The switch that asks for at least k counted lines (a pseudo-Boolean constraint)."""
         z3 = self.z3
         if k not in self.at_least:
-            sw = self.at_least[k] = z3.Bool(f"at_least_{k}")
-            self.solver.add(z3.Implies(sw, z3.PbGe([(c, 1) for c in self.counted], k)))
+            switch = self.at_least[k] = z3.Bool(f"at_least_{k}")
+            self.solver.add(z3.Implies(switch, z3.PbGe([(c, 1) for c in self.counted], k)))
         return self.at_least[k]
 
     def _most(self, base: list) -> tuple[int, object]:

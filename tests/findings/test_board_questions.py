@@ -61,6 +61,6 @@ def test_dead_replacement_is_an_unresolved_gap(found):
 
 
 def test_team_orders(found):
-    f = found["reading:teams-of-six:turn-order-6"]
+    f = found["reading:teams-of-six:side-order-6"]
     assert f.witness["sides by seat"] == {"two-teams": "ABABAB", "three-teams": "ABCABC"}
-    assert found["gap:teams-of-five:turn-order-5"].witness["sides by seat"] == {"": "ABABA"}
+    assert found["gap:teams-of-five:side-order-5"].witness["sides by seat"] == {"": "ABABA"}
