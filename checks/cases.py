@@ -164,7 +164,7 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
                 out.append(t)
         return out
 
-    each = int(r.get("deal.cards_each") or 0)
+    each = r.deal_each(n) if r.has("deal.cards_each") else 0
     hands, laid = [], []
     for seat in range(n):
         if seat == current:
@@ -209,6 +209,10 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
         elif face_up is not None and z.id == face_up.id:
             pile = tuple(under + top)
             zones.append(tuple(pile if s == current else () for s in range(n)) if z.each else pile)
+        elif z.kind == "board":
+            from rulings.kernel.board import empty
+
+            zones.append(empty(spec))
         else:
             zones.append(tuple(() for _ in range(n)) if z.each else ())
     counters = tuple(values[c.id] for c in r.counters.values())
@@ -410,6 +414,10 @@ def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
             zones.append(tuple(hands))
         elif lay is not None and z.id == lay.f["to"]:
             zones.append(tuple(laid))
+        elif z.kind == "board":
+            from rulings.kernel.board import empty
+
+            zones.append(empty(spec))
         else:
             zones.append(tuple(() for _ in range(n)) if z.each else ())
     counters = tuple(values[c.id] for c in r.counters.values())

@@ -52,7 +52,7 @@ def claim_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
         r = kernel.rules(spec)
         cb = r.clause("deal.cards_each")
         ex["setting"] = (f"The kernel deals for {args['players']} players as the {cb} clause says, "
-                         f"{r.need('deal.cards_each')} cards to each hand; {plural(value, 'card')} leave the deck.")
+                         f"{r.deal_each(args['players'])} cards to each hand; {plural(value, 'card')} leave the deck.")
         clauses.append(cb)
     replay = (f.witness or {}).get("replay")
     if replay:

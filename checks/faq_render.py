@@ -93,6 +93,9 @@ def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
     if shown_in is not None:
         out.append(f"- The cards are those shown under [{shown_in.question}](#q-{shown_in.id}).")
     for row in ex.get("rows", []) if shown_in is None else []:
+        if "board" in row:
+            out += [f"- {row['label']}:", "", "  ```"] + [f"  {line}" for line in row["board"]] + ["  ```", ""]
+            continue
         if "melds" in row:
             shown = " + ".join(f"`{_tokens_text(m)}`" for m in row["melds"])
         elif "cards" in row:
@@ -294,7 +297,9 @@ def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
                    f"{escape(shown_in.question)}</a></p>")
     for row in ex.get("rows", []) if shown_in is None else []:
         out.append(f'<div class="row"><div class="label">{escape(row["label"])}</div><div class="cards">')
-        if "melds" in row:
+        if "board" in row:
+            out.append('<pre class="board">' + escape("\n".join(row["board"])) + "</pre>")
+        elif "melds" in row:
             out += [f'<div class="meld">{_cards_html(faq, m)}</div>' for m in row["melds"]]
         else:
             if row.get("more"):

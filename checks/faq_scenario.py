@@ -93,7 +93,12 @@ def _outcome(scen, j, short: bool = False) -> str:
         out.append(f"the {stock.id} is remade from {what}{keeps}")
     if stock is not None and not r[stock.id]:
         out.append(f"the {stock.id} is left empty for now")
-    out.append(f"play goes on with seat {r['to_play']} to {_phase_words(spec, r['phase'])}")
+    if r["phase"] == "over":          # a game won at once, by a move
+        won = r.get("winners") or []
+        out.append(f"the game is over: {'seat' if len(won) == 1 else 'seats'} {join_and(won)} "
+                   f"{'wins' if len(won) == 1 else 'win'}")
+    else:
+        out.append(f"play goes on with seat {r['to_play']} to {_phase_words(spec, r['phase'])}")
     return out[0] if short else "; ".join(out)
 
 
@@ -251,6 +256,13 @@ def scenario_example(spec: Spec, scen, j) -> dict:
     for seat in range(st.players):
         if hand and seat != me and j.round_ends and sum(st.hand(seat)):
             rows.append({"label": f"Seat {seat} holds", "cards": _toks(spec, st.hand(seat))})
+    for z in r.zones.values():
+        if z.kind == "board":
+            from rulings.kernel.board import grid
+            from rulings.lines import draw
+
+            rows.append({"label": "The board, row 0 at the top ('.' empty, '*' free, a digit the chip of that side)",
+                         "board": draw(grid(spec), st.zone(z.id))})
     piles = [z for z in r.zones.values() if z.kind == "pile" and not z.each]
     for z in sorted(piles, key=lambda z: z.face != "up"):        # what everyone sees first
         pile = st.zone(z.id)

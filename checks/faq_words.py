@@ -89,6 +89,14 @@ def move_text(spec: Spec, m: Mapping) -> str:
         return f"leaving the {decl.f['to']} as " + " | ".join(melds)
     if decl.mechanic == "fill":
         return f"putting the card held into position {arg} of the {decl.f['to']}"
+    if decl.mechanic == "mark":
+        if isinstance(arg, Mapping):
+            return f"playing {arg.get('card')} and putting a chip at row {arg['at'][0]}, column {arg['at'][1]}"
+        return f"playing {decl.f['card']} and putting a chip at row {arg[0]}, column {arg[1]}"
+    if decl.mechanic == "unmark":
+        return f"playing {decl.f['card']} to take the chip at row {arg[0]}, column {arg[1]}"
+    if decl.mechanic == "exchange":
+        return f"exchanging the dead card {arg}"
     return f"moving every card of {arg} to the {decl.f['to']}"
 
 

@@ -15,15 +15,19 @@ from .findings import DEFAULT_KINDS, CheckRun
 
 
 def _readings(spec, bound, progress, **where):
+    from .board_questions import board_findings
     from .readings import reading_findings
 
-    return reading_findings(spec, bound=bound, progress=progress, **where), ""
+    found = reading_findings(spec, bound=bound, progress=progress, **where)
+    return found + [f for f in board_findings(spec) if f.kind == "reading"], ""
 
 
 def _gaps(spec, bound, progress, **where):
+    from .board_questions import board_findings
     from .gaps import gap_findings
 
-    return gap_findings(spec, progress=progress, **where)
+    found, note = gap_findings(spec, progress=progress, **where)
+    return found + [f for f in board_findings(spec) if f.kind == "gap"], note
 
 
 def _conflicts(spec, bound, progress):

@@ -59,7 +59,7 @@ def situation(spec: Spec, players: int, turns_finished: int, hand: list[int], *,
         raise ValueError("the situation uses more cards than the deck holds")
     pool = sorted(left.elements(), reverse=True)     # the others get high cards, the stock the rest
     width = len(spec.cards.types)
-    each = int(r.need("deal.cards_each"))
+    each = r.deal_each(players)
     current = (1 + turns_finished) % players
     hands = []
     for seat in range(players):

@@ -128,6 +128,10 @@ class GreedyPlayer:
         phase_draws = [m for m in moves if r.moves[m.id].mechanic == "draw"]
         if phase_draws:
             return self._draw(state, r, phase_draws, hand)
+        if any(r.moves[m.id].mechanic in kernel.board.MECHANICS for m in moves):
+            from .board_player import choose
+
+            return choose(state, moves)
         lays = [m for m in moves if r.moves[m.id].mechanic == "lay"]
         if lays:
             value = spec.cards.types

@@ -12,6 +12,11 @@ A move is written `{MOVE: ARGUMENT}`, the argument shaped by the move's mechanic
     move_all  the zone emptied ({pass: skipped})
     rearrange the whole new table, a list of melds ({play: [[k7, k8, k9], [r5, o5, b5]]},
               or one string with '|' between melds: {play: "k7 k8 k9 | r5 o5 b5"})
+    fill      the position the held card goes to ({place_card: 7})
+    mark      the card and the space, {card: C, at: [row, column]}; for a move of one card
+              (a token), the space alone ([row, column])
+    unmark    the space ([row, column])
+    exchange  the card
 
 A state is a scenario's situation: the kernel's fields (seed, round, players, dealer,
 to_play, phase, turns_finished, lays_this_turn, reshuffles, winners), one field per zone
@@ -86,8 +91,16 @@ def _arg_kind(r, decl: MoveDecl) -> str:
         if any(r.zones[z].each for z in decl.f["from"]):
             return "seat"
         return "zone"
+    if decl.mechanic == "mark":
+        return "at" if "card" in decl.f else "card_at"
     return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone",
-            "rearrange": "table", "fill": "position"}[decl.mechanic]
+            "rearrange": "table", "fill": "position", "unmark": "at", "exchange": "card"}[decl.mechanic]
+
+
+def _at(spec, cell):
+    from .board import grid
+
+    return list(grid(spec).where(cell)) if cell is not None else None
 
 
 def move_to_doc(spec, move: Move) -> dict:
@@ -108,6 +121,10 @@ def move_to_doc(spec, move: Move) -> dict:
         return {move.id: [_toks(spec, m) for m in move.melds or ()]}
     if kind == "position":
         return {move.id: _position_name(r, decl, move.group)}
+    if kind == "at":
+        return {move.id: _at(spec, move.cell)}
+    if kind == "card_at":
+        return {move.id: {"card": _toks(spec, move.cards)[0] if move.cards else None, "at": _at(spec, move.cell)}}
     return {move.id: {"cards": _toks(spec, move.cards), "seat": move.seat, "meld": move.group}}
 
 
@@ -133,6 +150,10 @@ def move_words(spec, move: Move | Mapping) -> str:
         return f"{mid} seat {arg}" if decl.mechanic == "give" else f"{mid} from seat {arg}"
     if kind == "position":
         return f"{mid} into position {arg}"
+    if kind == "card_at" and isinstance(arg, Mapping):
+        return f"{mid} {arg.get('card')} at {arg.get('at')}"
+    if kind == "at":
+        return f"{mid} at {arg}"
     if kind == "extend" and isinstance(arg, Mapping):
         cards = arg.get("cards")
         return f"{mid} {' '.join(map(str, cards)) if isinstance(cards, list) else cards} to seat {arg.get('seat')}'s meld {arg.get('meld')}"
@@ -207,7 +228,8 @@ def _forms(spec) -> str:
         src = d.f.get("from")
         arg = {"zone": next(iter(src)) if isinstance(src, Mapping) else src,
                "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card", "position": "POSITION",
-               "extend": "{cards: [...], seat: S, meld: I}", "table": "[[cards], [cards], ...] (the new table)"}[kind]
+               "extend": "{cards: [...], seat: S, meld: I}", "table": "[[cards], [cards], ...] (the new table)",
+               "at": "[row, column]", "card_at": "{card: C, at: [row, column]}"}[kind]
         out.append(f"{{{d.id}: {arg}}}")
     return ", ".join(out)
 
@@ -277,6 +299,8 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
         if len(melds) != len(arg):
             return None
         return Move(mid, melds=tuple(melds)), {mid: [_toks(spec, m) for m in melds]}
+    if kind in ("at", "card_at"):
+        return _read_at(rd, where, mid, kind, arg)
     if not isinstance(arg, Mapping) or set(arg) != {"cards", "seat", "meld"}:
         rd.bad(f"{where}.{mid}", f"{{cards: [...], seat: S, meld: I}}, got {arg!r}")
         return None
@@ -286,6 +310,35 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
     if cards is None or s is None or g is None:
         return None
     return Move(mid, tuple(cards), seat=s, group=g), {mid: {"cards": _toks(spec, sorted(cards)), "seat": s, "meld": g}}
+
+
+def _read_at(rd: _Reader, where: str, mid: str, kind: str, arg) -> tuple[Move, dict] | None:
+    from .board import grid
+
+    spec = rd.spec
+    g = grid(spec)
+    card = None
+    if kind == "card_at":
+        if not isinstance(arg, Mapping) or set(arg) != {"card", "at"}:
+            rd.bad(f"{where}.{mid}", f"{{card: C, at: [row, column]}}, got {arg!r}")
+            return None
+        c = arg["card"]
+        cards = rd.tokens(f"{where}.{mid}.card", str(c) if isinstance(c, int) and not isinstance(c, bool) else c)
+        if cards is None:
+            return None
+        if len(cards) != 1:
+            rd.bad(f"{where}.{mid}.card", f"exactly one card, got {len(cards)}")
+            return None
+        card, at = cards[0], arg["at"]
+    else:
+        at = arg
+    if (not isinstance(at, list) or len(at) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in at)
+            or g.cell(at[0], at[1]) is None):
+        rd.bad(f"{where}.{mid}", f"a space [row, column], rows 0-{g.rows - 1} and columns 0-{g.cols - 1}, got {at!r}")
+        return None
+    cell = g.cell(at[0], at[1])
+    move = Move(mid, () if card is None else (card,), cell=cell)
+    return move, move_to_doc(spec, move)
 
 
 def move_from_doc(spec, m: Mapping, where: str = "move") -> Move:
@@ -307,6 +360,11 @@ def _zone_doc(spec, z, value):
         from .layout import to_doc
 
         return " ".join(to_doc(spec, value))
+    if z.kind == "board":
+        from ..lines import draw
+        from .board import grid
+
+        return draw(grid(spec), value)
     return _toks(spec, value)
 
 
@@ -326,7 +384,7 @@ def state_to_doc(state: State, moves: Sequence[Move] = ()) -> dict:
         "phase": state.phase,
         "turns_finished": state.turns_finished,
     }
-    if r.lay_move() is not None:
+    if r.lay_move() is not None or any(m.mechanic == "exchange" for m in r.moves.values()):
         out["lays_this_turn"] = state.lays_this_turn
     for z in r.zones.values():
         v = state.zones[z.index]
@@ -368,7 +426,7 @@ def state_from_doc(spec, data: Mapping) -> State:
     turns = rd.integer("turns_finished", 0)
     lays_now = rd.integer("lays_this_turn", 0, default=0)
     starts = r.get("turn.starts_with")
-    if phase == starts and lays_now:
+    if phase == starts and lays_now and r.lay_move() is not None:
         rd.bad("lays_this_turn", "a turn that has only just started has laid nothing")
     reshuffles = rd.integer("reshuffles", 0, default=0)
     # counters
@@ -475,6 +533,15 @@ def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
         for c, _ in value:
             placed[c] += 1
         return value
+    if z.kind == "board":
+        from ..lines import read
+        from .board import grid
+
+        got = read(grid(spec), v) if v != [] else grid(spec).empty_board()
+        if isinstance(got, str):
+            rd.bad(where, got)
+            return grid(spec).empty_board()
+        return got
     if z.kind in ("melds", "table"):
         if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
             v = [v]                                   # one group written as a flat list

@@ -53,9 +53,10 @@ def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -
         state = state.with_zones([(r.hand.id, add(state.hand(me), taken), None)], phase=decl.then)
     for cnt, c in cost.items():
         state = state.with_counter(cnt, state.counter(cnt) - c)
-    if decl.then == END_TURN:
-        return flow.end_turn(flow.after_draw(state))
-    return flow.after_draw(state)
+    state = flow.after_draw(state)
+    if decl.then == END_TURN and not state.over:     # a draw that closes the turn
+        return flow.end_turn(state)
+    return state
 
 
 def _instead(state: State, r: Rules, decl: MoveDecl) -> Refusal | None:

@@ -27,6 +27,8 @@ def zone_size(zone, value) -> int:
         return sum(value)
     if zone.kind in ("melds", "table"):
         return sum(len(g) for g in value)
+    if zone.kind == "board":
+        return sum(1 for v in value if v >= 0)
     return len(value)
 
 
@@ -38,6 +40,8 @@ def zone_points(spec, zone, value) -> int:
         return sum(types[c].value for g in value for c in g)
     if zone.kind == "layout":
         return sum(types[c].value for c, _ in value)
+    if zone.kind == "board":
+        return 0
     return sum(types[c].value for c in value)
 
 
@@ -132,6 +136,10 @@ def _getter(r, spec, name: str):
         fn, zid = name[:-1].split("(", 1)
         if fn in ("size", "points") and zid in r.zones:
             return _zone_value(fn, zid, r)
+        if fn == "lines" and zid in r.zones and r.zones[zid].kind == "board":
+            from .board import lines_of
+
+            return lambda st, seat: lines_of(st, zid, seat)
         return None
     return _STATE_NAMES.get(name)
 

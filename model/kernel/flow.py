@@ -96,7 +96,7 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
     dealt_to = r.zones.get(r.need("deal.to"))
     if dealt_to is not None and dealt_to.kind == "layout":
         return _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck, order)
-    each = int(each)
+    each = r.deal_each(n)
     if len(deck) < each * n:
         raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
                         f"{n} players need {each * n} cards, the deck holds {len(deck)}")
@@ -120,6 +120,11 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
             zones.append(tuple(counts(h, width) for h in hands))
             continue
         empty = () if z.kind != "hand" else (0,) * width
+        if z.kind == "board":
+            from .board import empty as empty_board
+
+            zones.append(empty_board(spec))
+            continue
         if z.id == up_zone:
             value = tuple(face_up if s == up_seat else empty for s in range(n)) if z.each else face_up
         elif z.id == rest_zone:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from . import draw as draw_, ends, flow, lay as lay_, layout, table as table_, trace
+from . import board, draw as draw_, ends, flow, lay as lay_, layout, table as table_, trace
 from .rules import KernelError, rules
 from .state import Refusal, State
 
@@ -31,6 +31,7 @@ class Move:
     seat: int | None = None
     group: int | None = None
     melds: tuple[tuple[int, ...], ...] | None = None     # a new table of melds (rearrange)
+    cell: int | None = None              # a space of a board (board.py)
 
     def __post_init__(self):
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
@@ -70,6 +71,12 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
         out = table_.rearrange(state, r, decl, move.melds)
     elif mech == "fill":
         out = layout.fill(state, r, decl, move.group)
+    elif mech == "mark":
+        out = board.mark(state, r, decl, move.cards[0] if len(move.cards) == 1 else None, move.cell)
+    elif mech == "unmark":
+        out = board.unmark(state, r, decl, move.cell)
+    elif mech == "exchange":
+        out = board.exchange(state, r, decl, move.cards[0] if len(move.cards) == 1 else None)
     else:   # pragma: no cover (validation admits only the mechanics above)
         raise KernelError(f"unknown mechanic {mech!r}")
     if isinstance(out, State):
@@ -165,4 +172,8 @@ def _legal_moves(state: State) -> list[Move]:
         elif m.mechanic == "move_all":
             if not isinstance(ends.move_all(state, r, m), Refusal):
                 out.append(Move(m.id))
+        elif m.mechanic in board.MECHANICS:
+            out += [Move(m.id, () if t is None else (t,), cell=c) for t, c in board.options(state, m)]
+    if not out and phase and all(m.mechanic in board.MECHANICS for m in phase):
+        raise board.no_move(state)
     return out

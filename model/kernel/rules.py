@@ -105,7 +105,7 @@ class Move:
 # names an expression may use, beside counters, inputs, params and the scoring terms
 KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "down", "went_out",
                 "contract_cards", "most_drawn", "able")
-ACCESSORS = ("size", "points")
+ACCESSORS = ("size", "points", "lines")
 
 
 def _merge(into: dict, where: dict, data: Mapping, cid: str, prefix: str, problems: list, path: tuple) -> None:
@@ -280,6 +280,8 @@ class Rules:
         return z
 
     def _check_references(self) -> None:
+        from . import board
+
         t = self.tree
         for pid in self.phases:
             if pid in (V.END_TURN, "over"):
@@ -386,6 +388,8 @@ class Rules:
                                  "player's own")
             elif m.mechanic == "rearrange":
                 self._check_rearrange(m, p)
+            elif m.mechanic in board.MECHANICS:
+                board.check(self, m, p)
             elif m.mechanic == "move_all":
                 a = self._zone(f"{p}.from", m.f.get("from"))
                 self._zone(f"{p}.to", m.f.get("to"), ("pile",))
@@ -409,8 +413,9 @@ class Rules:
             if z is not None and not z.each:
                 self.err("deal.face_up_to", "a face-up card dealt to a seat needs a zone of each player")
         each = d.get("cards_each")
-        if isinstance(each, str) and (each not in self.counters or not self.counters[each].each):
-            self.err("deal.cards_each", f"deal.cards_each: a number, or a counter of each player; got {each!r}")
+        if isinstance(each, str) and each in self.counters and not self.counters[each].each:
+            self.err("deal.cards_each", f"deal.cards_each: a number, an expression of players, or a counter of "
+                     f"each player; {each!r} is a shared counter")
         to = self.zones.get(d.get("to"))
         if to is not None and to.kind == "layout":
             from .layout import positions
@@ -448,6 +453,7 @@ class Rules:
         for cnt in (self.get("round_end.advance") or {}):
             if cnt not in self.counters:
                 self.err("round_end.advance", f"round_end advances {cnt!r}, which is not a counter")
+        board.check_rules(self)
         hands = [z for z in self.zones.values() if z.kind == "hand"]
         for z in hands:
             if not z.each:
@@ -532,6 +538,9 @@ class Rules:
         self.game_end_when = self.expression("game_end.when", ge.get("when"))
         self.game_end_at_once = self.expression("game_end.at_once", ge.get("at_once"))
         self.unless = {m.id: self.expression(f"moves.{m.id}.unless", m.f.get("unless")) for m in self.moves.values()}
+        each = self.get("deal.cards_each")
+        self.cards_each = (self.expression("deal.cards_each", each)
+                           if isinstance(each, str) and each not in self.counters else None)
         if (self.get("bonus") or {}).get("cards") is not None:
             self.expression("bonus.cards", self.get("bonus.cards"))
 
@@ -683,6 +692,13 @@ class Rules:
         per = {**(pack.get("wilds") or {}), **(pack.get("specials") or {})}
         counts = [packs * (int(pack["naturals"]) if t.natural else int(per.get(t.token, 0))) for t in self.spec.cards.types]
         return [t for t, n in enumerate(counts) for _ in range(n)]
+
+    def deal_each(self, players: int) -> int:
+        """Cards each player is dealt for this many players (a number, or an expression of players)."""
+        each = self.need("deal.cards_each")
+        if isinstance(each, str) and each in self.counters:     # a counter of each player: its value at the start
+            return int(self.counters[each].start)
+        return int(self.cards_each.evaluate({"players": players}) if self.cards_each is not None else each)
 
     def players_range(self) -> tuple[int, int]:
         cid, p = self.spec.rule("players")

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 # the formal keys of a clause the kernel reads (the meld keys are read by spec.py)
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
-        "round_end", "scoring", "bonus", "game_end", "tie")
+        "round_end", "scoring", "bonus", "game_end", "tie", "board", "teams")
 
-ZONE_KINDS = ("hand", "pile", "melds", "table", "layout")
+ZONE_KINDS = ("hand", "pile", "melds", "table", "layout", "board")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange", "fill")
+MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange", "fill", "mark", "unmark", "exchange")
 END_TURN = "end_turn"
 # the fields each mechanic reads, beside mechanic, phase and then
 MECHANIC_FIELDS = {
@@ -34,6 +34,9 @@ MECHANIC_FIELDS = {
     "move_all": ("from", "to", "where"),
     "rearrange": ("to", "from_hand", "initial", "tally", "wild_locks", "swap", "reuse"),
     "fill": ("from", "to", "wild", "onto_wild", "compulsory"),
+    "mark": ("to", "pile", "match", "card"),
+    "unmark": ("to", "pile", "card", "protect"),
+    "exchange": ("pile", "from", "dead_for", "per_turn"),
 }
 OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
@@ -68,6 +71,10 @@ QUESTIONS = {
     "inputs.*.default": "what is this fact of the round, when nobody says?",
     "round_end.last_turns": "who else wins the round when another player also finishes during the last turns?",
     "turn.after_shared_win": "who plays first after a round several players won?",
+    "teams": "how do this many players split into sides (which seats share a colour)?",
+    "board.free": "whose chip does a free space count as?",
+    "board.line": "how many spaces in a row make a line?",
+    "board.share": "how many spaces may two lines of one side have in common?",
 }
 
 # fields that are part of one decision: missing with it, they are asked by its question
@@ -105,6 +112,7 @@ RESTRICTIONS = {
     "moves.*.wild": "no card is wild",
     "moves.*.onto_wild": "no card displaces a wild",
     "turn.after_win": "every round starts with the player turn.first names",
+    "moves.*.protect": "any chip of another side may be taken off",
 }
 
 

@@ -32,6 +32,8 @@ GAMES = {
     "garbage": [{}, {"wild": "kings"}, {"layout": "eight-positions"}, {"discard-pile": "face-up-start"},
                 {"hand-won": "last-turns"}, {"hand-won": "last-turns", "last-turn-finishers": "first-out"},
                 {"must-place": "wild-optional"}, {"reshuffle-when": "when-emptied"}],
+    "sequence-numbers": [{}, {"minus-then-draw": "turn-over"}, {"second-sequence": "any-spaces"},
+                         {"teams-of-six": "three-teams"}],
 }
 _specs: dict = {}
 
@@ -54,6 +56,8 @@ def all_cards(state) -> Counter:
                 out += Counter(c for g in v for c in g)
             elif z.kind == "layout":
                 out += Counter(c for c, _ in v)
+            elif z.kind == "board":                 # chips, not cards
+                continue
             else:
                 out += Counter(v)
     return out
@@ -112,7 +116,7 @@ class GameMachine(RuleBasedStateMachine):
         melds = data.draw(st.none() | st.lists(st.lists(st.integers(0, width - 1), max_size=5), max_size=4))
         move = Move(mid, tuple(data.draw(st.lists(st.integers(0, width - 1), max_size=8))),
                     units=data.draw(st.integers(-1, 4)), seat=data.draw(st.integers(0, self.state.players)),
-                    group=data.draw(st.integers(0, 3)), melds=melds)
+                    group=data.draw(st.integers(0, 3)), melds=melds, cell=data.draw(st.integers(-1, 100)))
         before = self.state
         if not self.step(move):
             assert self.state is before
@@ -229,6 +233,19 @@ class GameMachine(RuleBasedStateMachine):
                     if up:
                         assert layout.is_wild(self.r, m, c) or layout.position_of(self.r, m.f["to"], c, len(lay)) == p
                 assert len(s.zone(m.f["from"], seat)) <= 1
+    def board_chips_sound(self):
+        """On a board, every chip is of a side of this table and no chip sits on a free space."""
+        from rulings.kernel import board
+
+        z = board.board_zone(self.spec)
+        if z is None:
+            return
+        g = board.grid(self.spec)
+        sides = set(board.sides(self.spec, self.state.players))
+        for i, v in enumerate(self.state.zone(z.id)):
+            assert v == -1 or (v in sides and not g.free(i)), (i, v)
+        if self.state.over:
+            assert any(board.held_now(self.state, w) for w in self.state.winners)
 
     @invariant()
     def scenario_round_trip(self):
@@ -255,8 +272,13 @@ class GarbageMachine(GameMachine):
     game = "garbage"
 
 
+class SequenceNumbersMachine(GameMachine):
+    game = "sequence-numbers"
+
+
 TestTick = TickMachine.TestCase
 TestGarbage = GarbageMachine.TestCase
+TestSequenceNumbers = SequenceNumbersMachine.TestCase
 TestLevel8 = Level8Machine.TestCase
 TestRummikub = RummikubMachine.TestCase
 # a Rummikub step asks the rearrangement solver (Z3) for the play it offers: a tenth of the

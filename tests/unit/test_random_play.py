@@ -47,4 +47,5 @@ def test_greedy_players_finish_whole_games(game):
     for n, seed in ((lo, 1), (hi, 2)):
         state, moves = players.play(spec, [players.GreedyPlayer() for _ in range(n)], seed=seed, max_moves=20_000)
         assert state.over and state.winners, (game, n)
-        assert len(state.results) >= 1
+        if kernel.rules(spec).game_end_when is not None:       # won at a round's end, so a round ended
+            assert len(state.results) >= 1

@@ -1,0 +1,317 @@
+"""A board of numbered spaces: the zone kind `board`, sides, and the mechanics that use it.
+
+The spec's `board` key gives the grid (`numbers`, rows of spaces, 0 a free space), the
+line length (`line`), whose chip a free space counts as (`free`) and how many spaces two
+lines of one side may share (`share`); `teams` gives the sides for each player count
+(lists of seats; a side's chips are one colour). A board zone's value is a tuple with one
+entry per space, row by row: -1 empty, else the side whose chip covers it.
+
+Mechanics:
+
+- `mark`: a card from the hand to the mover's `pile`, and a chip of the mover's side on an
+  empty numbered space: one whose number equals the card's `match` attribute, or, for a
+  move of one `card` (a token), any empty numbered space.
+- `unmark`: a `card` from the hand to the mover's `pile`, and a chip of another side taken
+  off; with `protect: completed`, not a chip on a full line of its side.
+- `exchange`: a card no space is left for (both of its spaces covered, for the mark move
+  `dead_for`) to the mover's `pile`, and a card from the `from` pile into the hand; with
+  `per_turn: one`, once a turn (counted in the state's `lays_this_turn`).
+
+The expression accessor `lines(ZONE)` is the number of lines the player's side holds on a
+board zone (`rulings.lines.held`).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from .. import lines as L
+from . import flow, trace
+from .rules import Move as MoveDecl, Rules, Undecided, rules
+from .state import Refusal, State, add, remove
+
+MECHANICS = ("mark", "unmark", "exchange")
+NO_MOVE = ("turn.no_move", "what does a player do who has no card they may play?")
+
+
+# ---- the spec ----------------------------------------------------------------------------
+
+def check(r: Rules, m: MoveDecl, p: str) -> None:
+    """Validation of a board move's fields (problems go to `r`)."""
+    z = r._zone(f"{p}.to", m.f.get("to"), ("board",)) if m.mechanic != "exchange" else None
+    del z
+    r._zone(f"{p}.pile", m.f.get("pile"), ("pile",), "each")
+    if m.mechanic == "mark":
+        if ("match" in m.f) == ("card" in m.f):
+            r.err(p, f"move {m.id!r} (mark) needs either match (the card attribute a space's number must equal) "
+                     "or card (a token that marks any empty space)")
+        if "match" in m.f and m.f["match"] not in r.spec.cards.attributes:
+            r.err(f"{p}.match", f"match {m.f['match']!r} is not an attribute of the cards; attributes: "
+                                f"{', '.join(r.spec.cards.attributes)}")
+    if m.mechanic in ("unmark",) or (m.mechanic == "mark" and "card" in m.f):
+        card = m.f.get("card")
+        if card is None or str(card).upper() not in r.spec.cards.by_token():
+            r.err(f"{p}.card", f"move {m.id!r}: card must be a token of the game, got {card!r}")
+    if m.mechanic == "exchange":
+        r._zone(f"{p}.from", m.f.get("from"), ("pile",), "shared")
+        dead = r.moves.get(m.f.get("dead_for"))
+        if dead is None or dead.mechanic != "mark" or "match" not in dead.f:
+            r.err(f"{p}.dead_for", f"move {m.id!r}: dead_for names the mark move (with match) the card cannot make")
+    if m.mechanic == "mark" and m.then == "end_turn":
+        pass
+
+
+def check_rules(r: Rules) -> None:
+    """Validation of the board and teams keys, when a zone is a board."""
+    boards = [z for z in r.zones.values() if z.kind == "board"]
+    if not boards:
+        return
+    if len(boards) > 1:
+        r.err("zones", "the kernel plays one board zone")
+    if boards[0].each:
+        r.err(f"zones.{boards[0].id}.owner", "a board is shared (owner: shared)")
+    b = r.get("board") or {}
+    for k in ("numbers", "line", "free", "share"):
+        if k not in b and k != "share" and k != "free":
+            r.err("board", f"a board needs {k}")
+    nums = b.get("numbers") or []
+    if nums and len({len(row) for row in nums}) != 1:
+        r.err("board.numbers", "every row of the board has the same number of spaces")
+    for n, sides in (r.get("teams") or {}).items():
+        seats = sorted(s for side in sides for s in side)
+        if seats != list(range(int(n))):
+            r.err(f"teams.{n}", f"the sides for {n} players must hold every seat 0-{int(n) - 1} once")
+
+
+def grid(spec) -> L.Grid:
+    r = rules(spec)
+    key = ("grid",)
+    if key not in r._memo:
+        b = r.get("board") or {}
+        r.need("board.line")
+        free = r.need("board.free")
+        share = r.need("board.share")
+        r._memo[key] = L.grid(b["numbers"], int(b["line"]), int(share), free == "everyone")
+    return r._memo[key]
+
+
+def board_zone(spec):
+    return next((z for z in rules(spec).zones.values() if z.kind == "board"), None)
+
+
+def empty(spec) -> tuple[int, ...]:
+    return grid(spec).empty_board()
+
+
+def sides(spec, n: int) -> tuple[int, ...]:
+    """The side of each seat, for n players (Undecided where no clause splits them)."""
+    r = rules(spec)
+    teams: Mapping = r.get("teams") or {}
+    if str(n) not in teams:
+        raise Undecided("how do this many players split into sides (which seats share a colour)?", "teams",
+                        f"no clause gives the sides for {n} players")
+    trace.rest(r.clause(f"teams.{n}"), "which seats play together")
+    out = [0] * n
+    for i, side in enumerate(teams[str(n)]):
+        for s in side:
+            out[s] = i
+    return tuple(out)
+
+
+def side_of(state: State, seat: int) -> int:
+    return sides(state.spec, state.players)[seat]
+
+
+def lines_of(state: State, zid: str, seat: int) -> int:
+    """How many lines the seat's side holds on the board zone."""
+    g = grid(state.spec)
+    r = rules(state.spec)
+    trace.rest(r.clause("board.line"), "what makes a line")
+    trace.rest(r.clause("board.share"), "how many spaces two lines may share")
+    trace.rest(r.clause("board.free"), "whose chip a free space counts as")
+    trace.rest(r.clause("board.numbers"), "the board")
+    return L.count(g, state.zone(zid), side_of(state, seat))
+
+
+# ---- moves -------------------------------------------------------------------------------
+
+def _card(spec, decl: MoveDecl) -> int:
+    return spec.cards.by_token()[str(decl.f["card"]).upper()].index
+
+
+def _spaces_for(state: State, decl: MoveDecl, card: int) -> list[int]:
+    """The empty numbered spaces the mark move lets this card take."""
+    g = grid(state.spec)
+    board = state.zone(decl.f["to"])
+    if "card" in decl.f:
+        return [i for i in range(g.size) if board[i] == L.EMPTY and not g.free(i)]
+    t = state.spec.cards.types[card]
+    if not t.natural:
+        return []
+    want = t.attrs.get(decl.f["match"])
+    return [i for i in g.spaces_of(want) if board[i] == L.EMPTY] if want else []
+
+
+def _finish(state: State, decl: MoveDecl) -> State:
+    trace.rest(rules(state.spec).clause(f"moves.{decl.id}.then"), "what follows the move")
+    if decl.then == "end_turn":
+        return flow.end_turn(state)
+    return state.replace(phase=decl.then)
+
+
+def check_mark(state: State, r: Rules, decl: MoveDecl, card: int | None, cell: int | None) -> Refusal | None:
+    spec = state.spec
+    if "card" in decl.f:
+        card = _card(spec, decl)
+    if card is None or remove(state.hand(), [card]) is None:
+        return Refusal((decl.clause,), f"a {decl.id} needs its card in the hand")
+    g = grid(spec)
+    if cell is None or not 0 <= cell < g.size:
+        return Refusal((decl.clause,), f"a {decl.id} names a space of the board")
+    board = state.zone(decl.f["to"])
+    if g.free(cell):
+        return Refusal((r.clause("board.free"), r.clause("board.numbers")), "a free space takes no chip")
+    if board[cell] != L.EMPTY:
+        return Refusal((decl.clause,), "a chip covers that space already")
+    if "match" in decl.f:
+        t = spec.cards.types[card]
+        trace.rest(r.clause("board.numbers"), "which spaces show which number")
+        trace.rest(spec.rule("cards")[0], "which number a card names")
+        if not t.natural or t.attrs.get(decl.f["match"]) != g.numbers[cell]:
+            return Refusal((decl.clause, r.clause("board.numbers")),
+                           f"{t.token} does not name the number on that space ({g.numbers[cell]})")
+    return None
+
+
+def mark(state: State, r: Rules, decl: MoveDecl, card: int | None, cell: int | None) -> State | Refusal:
+    bad = check_mark(state, r, decl, card, cell)
+    if bad is not None:
+        return bad
+    if "card" in decl.f:
+        card = _card(state.spec, decl)
+    zid, pile = decl.f["to"], decl.f["pile"]
+    board = list(state.zone(zid))
+    board[cell] = side_of(state, state.current)
+    state = state.with_zones([(r.hand.id, remove(state.hand(), [card]), None), (pile, state.zone(pile) + (card,), None),
+                              (zid, tuple(board), None)])
+    return _finish(state, decl)
+
+
+def check_unmark(state: State, r: Rules, decl: MoveDecl, cell: int | None) -> Refusal | None:
+    spec = state.spec
+    card = _card(spec, decl)
+    if remove(state.hand(), [card]) is None:
+        return Refusal((decl.clause,), f"a {decl.id} needs a {spec.cards.types[card].token} in the hand")
+    g = grid(spec)
+    if cell is None or not 0 <= cell < g.size:
+        return Refusal((decl.clause,), f"a {decl.id} names a space of the board")
+    board = state.zone(decl.f["to"])
+    mine = side_of(state, state.current)
+    if board[cell] == L.EMPTY or board[cell] == mine:
+        return Refusal((decl.clause,), f"a {decl.id} takes a chip of another side")
+    if "protect" in decl.f:
+        trace.rest(r.clause(f"moves.{decl.id}.protect"), "whether the chip may be taken")
+        if cell in L.in_held(g, board, board[cell]):
+            return Refusal((r.clause(f"moves.{decl.id}.protect"),), "that chip is part of a completed line")
+    return None
+
+
+def unmark(state: State, r: Rules, decl: MoveDecl, cell: int | None) -> State | Refusal:
+    bad = check_unmark(state, r, decl, cell)
+    if bad is not None:
+        return bad
+    card = _card(state.spec, decl)
+    zid, pile = decl.f["to"], decl.f["pile"]
+    board = list(state.zone(zid))
+    board[cell] = L.EMPTY
+    state = state.with_zones([(r.hand.id, remove(state.hand(), [card]), None), (pile, state.zone(pile) + (card,), None),
+                              (zid, tuple(board), None)])
+    return _finish(state, decl)
+
+
+def check_exchange(state: State, r: Rules, decl: MoveDecl, card: int | None) -> Refusal | None:
+    if card is None or remove(state.hand(), [card]) is None:
+        return Refusal((decl.clause,), f"a {decl.id} needs its card in the hand")
+    if decl.f.get("per_turn") == "one":
+        trace.rest(r.clause(f"moves.{decl.id}.per_turn"), "how many cards may be exchanged in a turn")
+        if state.lays_this_turn >= 1:
+            return Refusal((r.clause(f"moves.{decl.id}.per_turn"),), f"one {decl.id} a turn")
+    target = r.moves[decl.f["dead_for"]]
+    t = state.spec.cards.types[card]
+    if not t.natural or _spaces_for(state, target, card):
+        return Refusal((decl.clause,), f"{t.token} still has an open space; only a card with none may be exchanged")
+    return None
+
+
+def exchange(state: State, r: Rules, decl: MoveDecl, card: int | None) -> State | Refusal:
+    bad = check_exchange(state, r, decl, card)
+    if bad is not None:
+        return bad
+    pile, src = decl.f["pile"], decl.f["from"]
+    state = state.with_zones([(r.hand.id, remove(state.hand(), [card]), None), (pile, state.zone(pile) + (card,), None)])
+    if not state.zone(src):
+        state, ended = flow.empty_stock(state)
+        if ended:
+            return state
+    stock = state.zone(src)
+    state = state.with_zones([(r.hand.id, add(state.hand(), [stock[-1]]), None), (src, stock[:-1], None)],
+                             lays_this_turn=state.lays_this_turn + 1)
+    return _finish(state, decl)
+
+
+def options(state: State, decl: MoveDecl) -> list[tuple[int | None, int | None]]:
+    """Every (card, space) the move may be made with now (space None for an exchange)."""
+    r = rules(state.spec)
+    hand = state.hand()
+    out: list[tuple[int | None, int | None]] = []
+    if decl.mechanic == "mark":
+        cards = [_card(state.spec, decl)] if "card" in decl.f else [t for t, n in enumerate(hand) if n]
+        for t in cards:
+            if hand[t] and check_mark_card_only(state, decl, t):
+                out += [(t, c) for c in _spaces_for(state, decl, t)]
+    elif decl.mechanic == "unmark":
+        if hand[_card(state.spec, decl)]:
+            board = state.zone(decl.f["to"])
+            for c, v in enumerate(board):
+                if v != L.EMPTY and check_unmark(state, r, decl, c) is None:
+                    out.append((None, c))
+    else:
+        for t, n in enumerate(hand):
+            if n and check_exchange(state, r, decl, t) is None:
+                out.append((t, None))
+    return out
+
+
+def check_mark_card_only(state: State, decl: MoveDecl, card: int) -> bool:
+    t = state.spec.cards.types[card]
+    return "card" in decl.f or t.natural
+
+
+def no_move(state: State) -> Undecided:
+    return Undecided(NO_MOVE[1], NO_MOVE[0], f"seat {state.current} in phase {state.phase}")
+
+
+# ---- the two questions, by the reference (z3lines.py answers them by Z3) --------------------
+
+def held_now(state: State, seat: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The lines the seat's side (the player to move's by default) holds now."""
+    z = board_zone(state.spec)
+    seat = state.current if seat is None else seat
+    return L.held(grid(state.spec), state.zone(z.id), side_of(state, seat))
+
+
+def completing_now(state: State, seat: int | None = None) -> tuple[int, ...]:
+    """The spaces where a chip the seat's hand allows makes its side hold one line more."""
+    spec = state.spec
+    r = rules(spec)
+    z = board_zone(spec)
+    seat = state.current if seat is None else seat
+    hand = state.hand(seat)
+    allowed: set[int] = set()
+    for m in r.moves.values():
+        if m.mechanic != "mark":
+            continue
+        cards = [_card(spec, m)] if "card" in m.f else [t for t, n in enumerate(hand) if n]
+        for t in cards:
+            if hand[t] and check_mark_card_only(state, m, t):
+                allowed.update(_spaces_for(state, m, t))
+    return L.completing(grid(spec), state.zone(z.id), side_of(state, seat), allowed)
