@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import kernel, lines as L
 from .kernel import board as B
 
-RESERVE = 4 ** 3         # what a card kept back must beat by
+KEEP_BACK_MARGIN = 4 ** 3         # what a card kept back must beat by
 
 
 def _through(g: L.Grid) -> list[list[tuple[int, ...]]]:
@@ -87,6 +87,6 @@ def choose(state, moves):
     if marks:
         def value(m):
             v = worth(g, board, me, m.cell)
-            return v - RESERVE if "card" in r.moves[m.id].f else v
+            return v - KEEP_BACK_MARGIN if "card" in r.moves[m.id].f else v
         return max(marks, key=lambda m: (value(m), -m.cell))
     return moves[0]
