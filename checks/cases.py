@@ -346,6 +346,12 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
     if pick.mechanic == "extend":
         return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,),
                     seat=ch.integer(0, state.players - 1), group=ch.integer(0, 2))
+    if pick.mechanic != "lay":      # a mechanic with no question shaped for it here (a table, a board): a move
+        legal = kernel.legal_moves(state)       # of it the kernel offers, else any the kernel offers
+        mine = [m for m in legal if m.id == pick.id]
+        if mine or legal:
+            return ch.choice(mine or legal)
+        return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
     how = ch.choice(LAYS)
     if not hand:            # a card the mover does not hold: a move of no card is not a question
         return Move(pick.id, (spec.cards.naturals[0].index,))
