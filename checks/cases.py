@@ -467,8 +467,8 @@ def axes(spec: Spec, state: kernel.State, move: kernel.Move | None = None) -> li
     # every seat's hand cut to its first k cards (the cut cards out of play; the mover keeps
     # the cards of the move asked about): where a rule weighs every player's hand (a round
     # nobody can finish), walking k crosses it; and the same with nobody down
-    hand = r.hand.id
-    if r.hand.each:
+    if r.hand is not None and r.hand.each:       # (a game of layouts may have no hand)
+        hand = r.hand.id
         keep = tuple(move.cards) if move is not None else ()
         most = max(sum(state.hand(s)) for s in range(n))
         out.append((hand, [(k, _hands_cut(state, k, keep)) for k in range(0, most + 1)]))

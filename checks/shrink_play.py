@@ -202,11 +202,13 @@ def _slots(spec, doc: dict):
             continue
         seats = [(i, x) for i, x in enumerate(v)] if z.each else [(None, v)]
         for seat, value in seats:
-            if z.kind == "melds":
+            if z.kind in ("melds", "table") and isinstance(value, list):
                 for g, group in enumerate(value):
-                    yield (z.id, seat, g), group
-            else:
+                    if isinstance(group, list):
+                        yield (z.id, seat, g), group
+            elif z.kind in ("hand", "pile") and isinstance(value, list):
                 yield (z.id, seat, None), value
+            # other kinds (a layout's positions, a board's spaces) are not lists of cards to cut
 
 
 def _groups(spec, doc: dict):

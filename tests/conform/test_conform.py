@@ -175,3 +175,19 @@ def test_a_game_the_kernel_cannot_play_gets_only_its_table_question(tmp_path):
     # the self-test needs the whole game, and says what the spec leaves open
     result = run("conform", "--self-test", str(spec), code=2)
     assert "rummikub's spec leaves open" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["sequence-numbers", "garbage"])
+def test_vectors_are_written_for_a_game_of_boards_and_layouts(tmp_path, game):
+    """Games whose moves are not lays (a board's marks, a layout's fills) still get move
+    vectors the judge agrees with, not an internal error."""
+    from rulings import scenario
+    from rulings.spec import load
+
+    result = run("vectors", game, "-o", str(tmp_path / "v"), "--json", code=0)
+    assert json.loads(result.stdout)["counts"]["move"] > 0
+    spec = load(game)
+    cases = json.loads((tmp_path / "v" / "moves.json").read_text(encoding="utf-8"))["cases"]
+    for v in cases:
+        j = scenario.judge(scenario.load(v["scenario"], spec))
+        assert j.legal == v["legal"], v["id"]
