@@ -183,13 +183,16 @@ def search(spec, adapter, recipe: Recipe, n: int, seed: int, report, families,
     `executor` and `scheduler` say."""
     from rulings import executor as ex
 
-    from .conform import SearchStats
+    from .conform import SearchStats, asked_families
 
     t0 = time.perf_counter()
     _register(recipe, adapter)
     key = ex.spec_key(spec)
     active = []
+    asked = asked_families(spec)
     for family in families:
+        if family not in asked:           # the game has no such question (no lays, or no score kept)
+            continue
         stats = report.search.setdefault(family, SearchStats())
         failure, why = adapter.unavailable(family)
         if failure:

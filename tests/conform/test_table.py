@@ -105,7 +105,7 @@ def test_the_command_line_writes_table_vectors_and_conforms_a_faithful_adapter(t
     out = tmp_path / "v"
     code, said = _rulings("vectors", "rummikub", "-o", str(out))
     assert code == 0, said
-    assert sorted(p.name for p in out.iterdir()) == ["best_play.json", "manifest.json"]
+    assert "best_play.json" in [p.name for p in out.iterdir()]       # beside the move, game and score vectors
     adapter = tmp_path / "faithful.py"
     adapter.write_text(textwrap.dedent(f"""
         import sys
@@ -115,7 +115,7 @@ def test_the_command_line_writes_table_vectors_and_conforms_a_faithful_adapter(t
             return Faithful()
     """))
     code, said = _rulings("conform", "rummikub", "--adapter", f"{adapter}:factory", "--vectors", str(out),
-                          "--random", "4")
+                          "--random", "4", "--allow-unsupported")
     assert code == 0, said
     assert "best_play 16 pass" in said and "conforms" in said
 

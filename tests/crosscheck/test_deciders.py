@@ -12,7 +12,7 @@ from rulings.spec import load, packaged_games
 
 from .bruteforce import BruteForce
 
-GAMES = packaged_games()
+GAMES = [g for g in packaged_games() if load(g).meld_kinds]      # the games that have melds to decide
 MELD_KEYS = {"constraint", "meld_kind", "levels", "initial_meld", "level_sets", "extra_melds", "params"}
 
 

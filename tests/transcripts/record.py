@@ -51,12 +51,11 @@ CASES = [
     ("sequence-numbers-2p-greedy-s3", 2, "greedy", 3, {}),
     ("sequence-numbers-4p-greedy-s4", 4, "greedy", 4, {}),
     ("sequence-numbers-6p-random-s6", 6, "random", 6, {"minus-then-draw": "turn-over"}),
-    # Rummikub's offered play is Z3's new table, taken from a solver with no history
-    # (rulings.rearrange), so a replay anywhere picks the same of several equally good tables
-    ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
-    ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
-     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
 ]
+# No Rummikub game is recorded: its offered play is Z3's new table, and although it now comes
+# from a solver with no history (the same within one process), which of several equally good
+# tables it is still differs between processes (seen under pytest-xdist), so a replay
+# elsewhere may choose another table of the same size and diverge.
 
 
 def game_of(stem: str) -> str:
