@@ -67,6 +67,7 @@ class Model:
         self.lay = r.lay_move()
         if self.lay is None:
             raise NotModelled("no lay move: nothing to finish a round with")
+        self.hand = r.deal_each          # cards dealt to each player, for a number of players
         self.start_phase = r.get("turn.starts_with")
         self.draws = [m for m in r.moves.values() if m.mechanic == "draw" and m.phase == self.start_phase]
         if not self.draws:
@@ -75,7 +76,6 @@ class Model:
         self.keep = 1 if r.get("go_out.discard") == "required" else 0
         if self.keep and not self.enders:
             raise NotModelled("going out needs a final move and no move ends a turn with a card")
-        self.hand = int(r.need("deal.cards_each"))
         self.stock = r.stock
         # the piles the draws take from, other than the stock: what the deal puts there
         # and whether each turn's discard lands there
@@ -137,7 +137,7 @@ def search(spec: Spec, level: int, players: int, bound: int, minimise: list[str]
         s.add(seat_v == seat)
     end_t = z3.Int("end_turn")
     s.add(0 <= end_t, end_t < bound)
-    held = z3.IntVal(mdl.hand)
+    held = z3.IntVal(mdl.hand(players))
     taken = {zid: z3.IntVal(0) for zid in mdl.piles}
     spent: dict[str, object] = {}
     units_of = {m.id: [] for m in mdl.draws}

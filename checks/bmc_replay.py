@@ -143,7 +143,7 @@ def build(spec, plan: Plan, model: Model | None = None):
                   and set(m.f["from"]) == {mdl.stock.id}), None)
     if discard is None or plain is None:
         raise NotModelled("a witness needs a discard and a draw of one stock card for the other players")
-    each = mdl.hand
+    each = mdl.hand(n)
     slots = iter(range(10 ** 6))
     hands = {s: [next(slots) for _ in range(each)] for s in range(n)}
     up = r.get("deal.face_up_to")

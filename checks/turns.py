@@ -192,7 +192,7 @@ def _go_out_when(spec_a, spec_b, fa, fb):
         return None, f"Z3 proved the expressions equal for {lo}-{hi} players and 0-{3 * hi} finished turns"
     players, turns = best
     lay, ender = kernel.rules(spec_a).lay_move(), _ender(spec_a)
-    laid, discard = go_out_cards(spec_a, 1, int(ra.need("deal.cards_each")))
+    laid, discard = go_out_cards(spec_a, 1, ra.deal_each(players))
     hand = laid + [discard]
     moves = [Move(lay.id, tuple(laid)), Move(ender.id, (discard,))]
     make = lambda s: situation(s, players, turns, hand)  # noqa: E731
@@ -203,8 +203,8 @@ def _go_out_when(spec_a, spec_b, fa, fb):
 
 def _go_out_discard(spec_a, spec_b, fa, fb):
     ra = kernel.rules(spec_a)
-    size = int(ra.need("deal.cards_each")) + 1
     players = _players(spec_a)[0]
+    size = ra.deal_each(players) + 1
     laid, _ = go_out_cards(spec_a, 1, size)
     moves = [Move(ra.lay_move().id, tuple(laid))]
     make = lambda s: situation(s, players, players, laid)  # noqa: E731

@@ -147,11 +147,11 @@ def _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck
 
     r = rules(spec)
     each = r.need("deal.cards_each")
-    if isinstance(each, str):
+    if isinstance(each, str) and each in r.counters:     # each seat's own counter, as it stands now
         c = r.counters[each]
         sizes = {s: int(counters[c.index][s]) for s in range(n)}
-    else:
-        sizes = {s: int(each) for s in range(n)}
+    else:                                                # a number, or an expression of players
+        sizes = {s: r.deal_each(n) for s in range(n)}
     if len(deck) < sum(sizes.values()):
         raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
                         f"the layouts need {sum(sizes.values())} cards, the deck holds {len(deck)}")
