@@ -227,14 +227,26 @@ def test_endless_output_without_a_newline_obeys_the_timeout(tmp_path, vectors_di
 
 def measured(args: list[str], seconds: float) -> tuple[int, dict, float, int]:
     """`rulings conform` run as a process of its own: exit code, JSON report, seconds, and
-    its peak memory (KiB)."""
+    its peak memory (KiB).
+
+    The peak is the kernel's high-water mark of the process's own memory (VmHWM), read while
+    it runs: `wait4`'s ru_maxrss would do, but Linux carries a parent's peak over into a
+    child across fork and exec, so under pytest-xdist it reported the test worker's memory
+    (1.1 GB after other tests) instead of the command's."""
     out = Path(os.environ.get("TMPDIR", "/tmp")) / f"rulings-measured-{os.getpid()}.json"
+    peak = 0
     with open(out, "wb") as f:
         t0 = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-c", "import sys; from rulings.cli import main; main()",
                                  "conform", "tick", *args, "--json"], stdout=f, stderr=subprocess.DEVNULL)
+        status_file = Path(f"/proc/{proc.pid}/status")
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            try:
+                hwm = next(line for line in status_file.read_text().splitlines() if line.startswith("VmHWM:"))
+                peak = max(peak, int(hwm.split()[1]))
+            except (OSError, StopIteration):
+                pass                                           # exiting: the last reading stands
+            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() - t0 > seconds:
@@ -245,7 +257,8 @@ def measured(args: list[str], seconds: float) -> tuple[int, dict, float, int]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     report = json.loads(out.read_text())
     out.unlink()
-    return proc.returncode, report, took, usage.ru_maxrss
+    assert peak, "the command's memory was never read"
+    return proc.returncode, report, took, peak
 
 
 def test_endless_output_without_a_newline_is_cut_at_the_size_limit(tmp_path, vectors_dir):
