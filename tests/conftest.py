@@ -19,3 +19,28 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture(scope="session")
 def tick():
     return load("tick")
+
+
+# ---- sharing costly fixtures under pytest-xdist ---------------------------------------------------
+# A session or module fixture is built once per worker that runs a test asking for it. The ones
+# below take from ten seconds to minutes (a whole FAQ, a vectors folder, every reading of a game
+# compared), so the tests that ask for one are sent to a single worker (`--dist loadgroup` in
+# pyproject.toml) and it is built once in the run, not once on each core. Fixtures of one
+# conftest.py share a group (one may be built from another, as a vectors folder from the
+# documents); a fixture of a test module is a group of its own.
+COSTLY = ("tick_faq", "rummikub_faq", "garbage_faq", "vectors_dir", "garbage_vectors", "docs",
+          "tick_readings", "gaps", "tick_claims", "level8_claims", "everything", "found", "planted_report",
+          "whatif_in_process", "in_process")
+
+
+def _group(item, name: str) -> str:
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get(name)
+    where = getattr(defs[-1], "baseid", "") if defs else ""
+    return where if where and not where.endswith(".py") else f"{where}::{name}"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        costly = [f for f in COSTLY if f in getattr(item, "fixturenames", ())]
+        if costly:
+            item.add_marker(pytest.mark.xdist_group(_group(item, costly[0])))

@@ -61,7 +61,7 @@ def test_the_reading_finding_uses_built_situations_and_says_so(tmp_path):
     spec = load("tick")
     cid = "stalled-level"
     other = _other(spec, cid)
-    f = compare_readings(spec, cid, other, play_seconds=30, situation_seconds=120)
+    f = compare_readings(spec, cid, other, play_seconds=10, situation_seconds=120)
     assert f.extra["told_apart"] and f.resolved, f.verdict
     assert "built situation (not shown reachable from a deal)" in f.verdict
     assert "situations built by Hypothesis" in f.method and "seeded game" in f.method
