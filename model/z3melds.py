@@ -63,6 +63,8 @@ from .melds import Contract, PlacedMeld, Verdict, Violation
 
 TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
+RLIMIT = 200_000_000         # per check, in Z3's resource units, where asked for (see `build`)
+RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over
 _NUMBERS = ("size", "naturals", "wilds", "points", "face_points")
@@ -114,7 +116,10 @@ def _merge_closed(rules, params) -> bool:
 class _Queries:
     """Clause literals, hand literals, decide / best and the unsat-core explanation, over a
     solver `s` with H (hand), L (laid part), `all_laid`, `laid_face` and `keep_lit` set by
-    the encoding, which also gives `_witness(model, hand)`."""
+    the encoding, which also gives `_witness(model, hand)`. `ctx`: the Z3 context its terms
+    live in (None: Z3's main one)."""
+
+    ctx = None
 
     def __init__(self, spec, contract: Contract, max_cards: int):
         self.spec, self.contract, self.N = spec, contract, max_cards
@@ -135,7 +140,7 @@ class _Queries:
     # ---- tags ----------------------------------------------------------------------------
     def _lit(self, clause: str) -> z3.BoolRef:
         if clause not in self.lits:
-            self.lits[clause] = b = z3.Bool(f"clause:{clause}")
+            self.lits[clause] = b = z3.Bool(f"clause:{clause}", self.ctx)
             self.lit_clause[b] = clause
         return self.lits[clause]
 
@@ -163,14 +168,14 @@ class _Queries:
         for i, k in enumerate(hand):
             b = lits.get((i, k))
             if b is None:
-                lits[i, k] = b = z3.Bool(f"hand_{i}_{k}")
+                lits[i, k] = b = z3.Bool(f"hand_{i}_{k}", self.ctx)
                 self.s.add(z3.Implies(b, z3.And([self.H[i] == k] + self._caps(i, k))))
             out.append(b)
         w = sum(hand[t.index] for t in self.wild_types)
         b = lits.get(("wilds", w))
         if b is None:
             caps = self._wild_caps(w)
-            lits["wilds", w] = b = z3.Bool(f"hand_wilds_{w}") if caps else None
+            lits["wilds", w] = b = z3.Bool(f"hand_wilds_{w}", self.ctx) if caps else None
             if caps:
                 self.s.add(z3.Implies(b, z3.And(caps)))
         return out + ([b] if b is not None else [])
@@ -221,7 +226,7 @@ class _Queries:
                 bound = self.all_laid          # the whole hand: asked as `decide` asks it, much faster
             else:
                 if k not in self._ge_lits:
-                    self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}")
+                    self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}", self.ctx)
                     self.s.add(z3.Implies(b, self.laid_face >= k))
                 bound = self._ge_lits[k]
             first = False
@@ -255,7 +260,7 @@ class _Queries:
         else:
             if fresh.keep_lit is not None:
                 base.append(fresh.keep_lit)
-            bound = z3.Bool(f"laid_ge_{at_least}")
+            bound = z3.Bool(f"laid_ge_{at_least}", fresh.ctx)
             fresh.s.add(z3.Implies(bound, fresh.laid_face >= at_least))
             base.append(bound)
         if fresh._check(base) != z3.sat:      # pragma: no cover (the reused solver found one)
@@ -467,7 +472,8 @@ class MeldSolver(_Queries):
     """The count encoding for one (spec, contract, max_cards), built once; hands come as
     assumptions.  Raises Unsupported for what it does not cover (see the module doc)."""
 
-    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False):
+    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False, ctx=None):
+        self.ctx = ctx
         super().__init__(spec, contract, max_cards)
         self.tagged = tagged
         self._tagged_twin = self if tagged else None
@@ -505,7 +511,7 @@ class MeldSolver(_Queries):
             v = f"(ite {name} 1 0)" if is_bool else name
             packed = v if packed == "0" else f"(+ {v} (* {self._base} {packed}))"
         decls = [d for d in self._decls if d.startswith("(declare-const")]
-        self._packed = z3.parse_smt2_string("\n".join(decls) + f"\n(assert (= 0 {packed}))")[0].arg(1)
+        self._packed = z3.parse_smt2_string("\n".join(decls) + f"\n(assert (= 0 {packed}))", ctx=self.ctx)[0].arg(1)
         del self._decls, self._asserts
 
     # ---- text ----------------------------------------------------------------------------
@@ -527,19 +533,19 @@ class MeldSolver(_Queries):
     def _new_solver(self):
         """Linear integer arithmetic throughout: the QF_LIA solver with the arithmetic
         solver that measured fastest on these models (about half the default's time)."""
-        s = z3.SolverFor("QF_LIA")
+        s = z3.SolverFor("QF_LIA", ctx=self.ctx)
         s.set("smt.arith.solver", 2)
         return s
 
     def _explainer(self) -> "MeldSolver":
         if self._tagged_twin is None:
-            self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True)
+            self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True, ctx=self.ctx)
         return self._tagged_twin
 
     def _lit(self, clause: str) -> str:
         if clause not in self.lits:
             name = f"clause:{clause}"
-            self.lits[clause] = b = z3.Bool(name)
+            self.lits[clause] = b = z3.Bool(name, self.ctx)
             self.lit_clause[b] = clause
             self._decls.append(f"(declare-const {_sym(name)} Bool)")
         return _sym(f"clause:{clause}")
@@ -844,16 +850,16 @@ class MeldSolver(_Queries):
             self._decls.append(f"(declare-const L_{t.index} Int)")
             self.add(f"(= L_{t.index} {laid[t.index]})")
             self.add(f"(<= L_{t.index} H_{t.index})")
-        self.H = {t.index: z3.Int(f"H_{t.index}") for t in self.spec.cards.types}
-        self.L = {t.index: z3.Int(f"L_{t.index}") for t in self.types}
+        self.H = {t.index: z3.Int(f"H_{t.index}", self.ctx) for t in self.spec.cards.types}
+        self.L = {t.index: z3.Int(f"L_{t.index}", self.ctx) for t in self.types}
         self._decls.append("(declare-const mode:all-laid Bool)".replace("mode:all-laid", _sym("mode:all-laid")))
-        self.all_laid = z3.Bool("mode:all-laid")
+        self.all_laid = z3.Bool("mode:all-laid", self.ctx)
         self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{i} H_{i})' for i in self.L)})")
         self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
         self.keep_lit = None
         if c.keep:
             name = f"keep:{c.keep_clause}"
-            self.keep_lit = z3.Bool(name)
+            self.keep_lit = z3.Bool(name, self.ctx)
             self.lit_clause[self.keep_lit] = c.keep_clause
             self._decls.append(f"(declare-const {_sym(name)} Bool)")
             self.add(f"(=> {_sym(name)} (>= (- {_sum(f'H_{t.index}' for t in self.spec.cards.types)} "
@@ -870,7 +876,7 @@ class MeldSolver(_Queries):
             text += [f"(assert (=> hand_{i}_{k} (= H_{i} {k})))" for i, k in missing]
             self.s.from_string("\n".join(text))
             for i, k in missing:
-                lits[i, k] = z3.Bool(f"hand_{i}_{k}")
+                lits[i, k] = z3.Bool(f"hand_{i}_{k}", self.ctx)
         return [lits[i, k] for i, k in enumerate(hand)]
 
     # ---- reading the answer --------------------------------------------------------------
@@ -1011,14 +1017,25 @@ def _capacity(hand) -> int:
     return max(CAPACITY_STEP, -(-sum(hand) // CAPACITY_STEP) * CAPACITY_STEP)
 
 
-def build(spec, contract: Contract, max_cards: int) -> _Queries:
-    """The count encoding, or the copy encoding where the count encoding does not reach."""
+def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Queries:
+    """The count encoding, or the copy encoding where the count encoding does not reach.
+
+    `alone`: a solver whose answers depend on the questions asked of it only, so that the
+    same questions get the same models in any process, whatever ran there before and
+    however busy the machine: the count encoding built in a Z3 context of its own (term
+    ids, which order some of Z3's choices, start afresh) and each check stopped at Z3's
+    resource count RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past it, still
+    stops a check). The copy encoding has no context of its own."""
     try:
-        return MeldSolver(spec, contract, max_cards)
+        q = MeldSolver(spec, contract, max_cards, ctx=z3.Context() if alone else None)
     except Unsupported:
         from .z3copies import CopySolver
 
-        return CopySolver(spec, contract, max_cards)
+        q = CopySolver(spec, contract, max_cards)
+    if alone:
+        q.s.set("rlimit", RLIMIT)
+        q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+    return q
 
 
 def solver_for(spec, contract: Contract, hand) -> _Queries:

@@ -162,3 +162,50 @@ def test_the_table_shown_depends_on_the_position_only():
     first = [ra.best(spec, t, h).melds for t, h in positions]
     again = [ra.best(spec, t, h).melds for t, h in reversed(positions)][::-1]
     assert first == again
+
+
+_SHOW_TABLES = """
+import json, sys
+from rulings import rearrange as ra, z3melds
+from rulings.checks import table_positions as tp
+from rulings.spec import load
+
+spec = load("rummikub")
+seeds = json.loads(sys.argv[1])
+if sys.argv[2] == "busy":          # another history first: other solvers, other questions, reversed order
+    other = load("level8")
+    z3melds.decide(other, other.contract(level=1), other.cards.hand(other.cards.naturals[:6]))
+    ra.best(spec, *tp.position(spec, 999, 45)[1:], "points")
+    seeds = seeds[::-1]
+out = {}
+for seed, size, by in seeds:
+    table, hand = tp.position(spec, seed, size, 14, 2 if size == 0 else 0)[1:]
+    p = ra.best(spec, table, hand, by)
+    out[f"{seed}/{size}/{by}"] = [p.possible, p.value, sorted(list(m.cards) for m in p.melds)]
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_the_table_shown_is_the_same_in_other_processes():
+    """Two processes with different hash seeds and different histories (another game's
+    solver, another position, the positions in reverse order) show the same new tables:
+    what a game replayed under pytest-xdist or on another machine relies on."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    seeds = json.dumps([[s, size, by] for s, size, by in
+                        [(1, 0, "cards"), (2, 30, "cards"), (3, 30, "points"), (4, 45, "cards"), (5, 60, "points")]])
+    runs = []
+    for hash_seed, history in (("0", "quiet"), ("1", "busy")):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        runs.append(subprocess.Popen([sys.executable, "-c", _SHOW_TABLES, seeds, history], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outs = []
+    for p in runs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        outs.append(json.loads(out))
+    assert len(outs[0]) == 5 and all(v[0] for v in outs[0].values())
+    assert outs[0] == outs[1]
