@@ -122,10 +122,16 @@ def _laid_sum(sp, spec, by: str):
     """Cards (or face value) laid in all, one term per solver, made once."""
     import z3
 
+    from . import z3melds
+
     cache = sp.__dict__.setdefault("_laid_sums", {})
     if by not in cache:
         types = spec.cards.types
-        cache[by] = z3.Sum([(1 if by == "cards" else types[t].value) * sp.L[t] for t in sp.L])
+        weight = {t: 1 if by == "cards" else types[t].value for t in sp.L}
+        if isinstance(sp, z3melds.MeldSolver):        # one parse, not a Python term per card type
+            cache[by] = sp.term(z3melds._sum([z3melds._mul(weight[t], f"L_{t}") for t in sp.L]))
+        else:
+            cache[by] = z3.Sum([weight[t] * sp.L[t] for t in sp.L])
     return cache[by]
 
 

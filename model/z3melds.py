@@ -53,6 +53,7 @@ a rule that allows a meld's wilds in two separate ranges) goes to the copy encod
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import re
@@ -502,7 +503,8 @@ class MeldSolver(_Queries):
         laid = self._finish()
         self._lay_rules()
         self._conserve_text(laid)
-        self.s.from_string("\n".join(self._decls + self._asserts))
+        self._text = "\n".join(self._decls + self._asserts)          # kept for `alone`
+        self.s.from_string(self._text)
         # every variable a witness reads, packed into one number (base N + 1) so that a
         # model is read back in one evaluation
         self._base = self.N + 1
@@ -510,9 +512,41 @@ class MeldSolver(_Queries):
         for name, is_bool in reversed(self._vars):
             v = f"(ite {name} 1 0)" if is_bool else name
             packed = v if packed == "0" else f"(+ {v} (* {self._base} {packed}))"
-        decls = [d for d in self._decls if d.startswith("(declare-const")]
-        self._packed = z3.parse_smt2_string("\n".join(decls) + f"\n(assert (= 0 {packed}))", ctx=self.ctx)[0].arg(1)
+        self._var_decls = "\n".join(d for d in self._decls if d.startswith("(declare-const"))
+        self._packed_text = packed
+        self._packed = self.term(packed)
         del self._decls, self._asserts
+
+    def term(self, text: str):
+        """An integer term over this solver's variables, from SMT-LIB text (one parse; the
+        Python API costs a few microseconds a term)."""
+        return z3.parse_smt2_string(f"{self._var_decls}\n(assert (= 0 {text}))", ctx=self.ctx)[0].arg(1)
+
+    def alone(self) -> "MeldSolver":
+        """This solver's constraints, not its history, in a Z3 context of its own: the
+        text of the build parsed again (no encoding rebuilt), no question asked yet."""
+        if self.tagged:                              # pragma: no cover (only untagged solvers are copied)
+            raise ValueError("a tagged solver is not copied")
+        q = copy.copy(self)
+        q.ctx = ctx = z3.Context()
+        q.s = q._new_solver()
+        q.s.set("timeout", TIMEOUT_MS)
+        q.s.from_string(self._text)
+        q.H = {i: z3.Int(f"H_{i}", ctx) for i in self.H}
+        q.L = {i: z3.Int(f"L_{i}", ctx) for i in self.L}
+        q.all_laid = z3.Bool("mode:all-laid", ctx)
+        q.lits = {c: z3.Bool(f"clause:{c}", ctx) for c in self.lits}
+        q.lit_clause = {b: c for c, b in q.lits.items()}
+        q.keep_lit = None
+        if self.keep_lit is not None:
+            q.keep_lit = z3.Bool(f"keep:{self.contract.keep_clause}", ctx)
+            q.lit_clause[q.keep_lit] = self.contract.keep_clause
+        q._laid_face_text = self._laid_face_text
+        q.laid_face = q.term(self._laid_face_text)
+        q._packed = q.term(self._packed_text)
+        q._hand_lits, q._ge_lits, q._tagged_twin = {}, {}, None
+        q.__dict__.pop("_laid_sums", None)
+        return q
 
     # ---- text ----------------------------------------------------------------------------
     def int(self, name: str, most: int | None = None) -> str:
@@ -855,6 +889,7 @@ class MeldSolver(_Queries):
         self._decls.append("(declare-const mode:all-laid Bool)".replace("mode:all-laid", _sym("mode:all-laid")))
         self.all_laid = z3.Bool("mode:all-laid", self.ctx)
         self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{i} H_{i})' for i in self.L)})")
+        self._laid_face_text = _sum([_mul(t.value, f"L_{t.index}") for t in self.types])
         self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
         self.keep_lit = None
         if c.keep:
@@ -1022,20 +1057,33 @@ def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Que
 
     `alone`: a solver whose answers depend on the questions asked of it only, so that the
     same questions get the same models in any process, whatever ran there before and
-    however busy the machine: the count encoding built in a Z3 context of its own (term
-    ids, which order some of Z3's choices, start afresh) and each check stopped at Z3's
-    resource count RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past it, still
-    stops a check). The copy encoding has no context of its own."""
+    however busy the machine: the count encoding in a Z3 context of its own (term ids,
+    which order some of Z3's choices, start afresh; the build's text is taken from the
+    shared solver's, `MeldSolver.alone`) and each check stopped at Z3's resource count
+    RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past it, still stops a check).
+    The copy encoding has no context of its own."""
+    if alone:
+        key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, max_cards, "alone")
+        shared = _CACHE.get(key)
+        if shared is None or not _same(shared, spec, contract):
+            shared = _CACHE[key] = build(spec, contract, max_cards)
+        q = shared.alone() if isinstance(shared, MeldSolver) else build(spec, contract, max_cards)
+        q.s.set("rlimit", RLIMIT)
+        q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+        return q
     try:
-        q = MeldSolver(spec, contract, max_cards, ctx=z3.Context() if alone else None)
+        return MeldSolver(spec, contract, max_cards)
     except Unsupported:
         from .z3copies import CopySolver
 
-        q = CopySolver(spec, contract, max_cards)
-    if alone:
-        q.s.set("rlimit", RLIMIT)
-        q.s.set("timeout", RLIMIT_TIMEOUT_MS)
-    return q
+        return CopySolver(spec, contract, max_cards)
+
+
+def _same(solver, spec, contract) -> bool:
+    """Was this cached solver built for this spec and contract (or one like it in every
+    way the constraints read)?"""
+    return ((solver.spec is spec or (solver.spec.meld_kinds, solver.spec.cards, solver.spec.params)
+             == (spec.meld_kinds, spec.cards, spec.params)) and _shape(solver.contract) == _shape(contract))
 
 
 def solver_for(spec, contract: Contract, hand) -> _Queries:
