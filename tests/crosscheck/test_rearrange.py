@@ -196,7 +196,7 @@ def test_the_table_shown_is_the_same_in_other_processes():
     import sys
 
     seeds = json.dumps([[s, size, by] for s, size, by in
-                        [(1, 0, "cards"), (2, 30, "cards"), (3, 30, "points"), (4, 45, "cards"), (5, 60, "points")]])
+                        [(1, 0, "cards"), (3, 30, "points"), (4, 45, "cards")]])
     runs = []
     for hash_seed, history in (("0", "quiet"), ("1", "busy")):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
@@ -207,5 +207,5 @@ def test_the_table_shown_is_the_same_in_other_processes():
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0, err
         outs.append(json.loads(out))
-    assert len(outs[0]) == 5 and all(v[0] for v in outs[0].values())
+    assert len(outs[0]) == 3 and all(v[0] for v in outs[0].values())
     assert outs[0] == outs[1]
