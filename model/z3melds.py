@@ -64,7 +64,7 @@ from .melds import Contract, PlacedMeld, Verdict, Violation
 
 TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
-RLIMIT = 200_000_000         # per check, in Z3's resource units, where asked for (see `build`)
+RLIMIT = 1_000_000_000       # per check, in Z3 resource units, where asked for (`build`): some 15 s loaded
 RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over

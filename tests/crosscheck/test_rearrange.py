@@ -7,7 +7,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from rulings import rearrange as ra
 from rulings.spec import load
@@ -52,6 +52,9 @@ def positions(draw):
     return melds, table, hand
 
 
+# each example is brute force over every part of the hand, besides both engines: a quarter
+# of the profile's examples
+@settings(settings.default, max_examples=max(10, settings.default.max_examples // 4))
 @given(positions(), st.sampled_from(ra.BY))
 def test_z3_reference_and_brute_force_add_as_much(pos, by):
     melds, table, hand = pos
@@ -121,6 +124,7 @@ def initial_hands(draw):
     return hand
 
 
+@settings(settings.default, max_examples=max(10, settings.default.max_examples // 8))     # brute force, as above
 @given(initial_hands(), st.sampled_from(ra.BY))
 def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
     zero = tuple(0 for _ in hand)
@@ -133,12 +137,11 @@ def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
 
 # ---- tables the general search could not reach: 30 to 60 cards, racks of 14 ------------------
 
-from hypothesis import settings  # noqa: E402
-
 from rulings.checks.table_positions import position  # noqa: E402
 
 
-@settings(max_examples=12)        # each example is a whole table of 30-60 cards solved twice over
+# each example is a whole table of 30-60 cards solved twice over
+@settings(settings.default, max_examples=max(4, settings.default.max_examples // 66))
 @given(st.integers(0, 2 ** 32 - 1), st.integers(30, 60), st.sampled_from(ra.BY))
 def test_z3_and_the_reference_sweep_agree_on_full_tables(seed, size, by):
     melds, table, hand = position(SPEC, seed, size, 14)
@@ -158,7 +161,7 @@ def test_the_table_shown_depends_on_the_position_only():
     from rulings.checks import table_positions as tp
 
     spec = load("rummikub")
-    positions = [tp.position(spec, seed, 30)[1:] for seed in range(12)]
+    positions = [tp.position(spec, seed, 30)[1:] for seed in range(6)]
     first = [ra.best(spec, t, h).melds for t, h in positions]
     again = [ra.best(spec, t, h).melds for t, h in reversed(positions)][::-1]
     assert first == again
