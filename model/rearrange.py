@@ -122,10 +122,16 @@ def _laid_sum(sp, spec, by: str):
     """Cards (or face value) laid in all, one term per solver, made once."""
     import z3
 
+    from . import z3melds
+
     cache = sp.__dict__.setdefault("_laid_sums", {})
     if by not in cache:
         types = spec.cards.types
-        cache[by] = z3.Sum([(1 if by == "cards" else types[t].value) * sp.L[t] for t in sp.L])
+        weight = {t: 1 if by == "cards" else types[t].value for t in sp.L}
+        if isinstance(sp, z3melds.MeldSolver):        # one parse, not a Python term per card type
+            cache[by] = sp.term(z3melds._sum([z3melds._mul(weight[t], f"L_{t}") for t in sp.L]))
+        else:
+            cache[by] = z3.Sum([weight[t] * sp.L[t] for t in sp.L])
     return cache[by]
 
 
@@ -164,76 +170,61 @@ def _most_placeable(spec, contract, table, hand, by) -> int | None:
 
 
 def _best_z3(spec, contract, table, hand, by) -> Placement:
-    """The descending "placed >= k" on the reused solver: all of the hand asked first (one
-    check when it all goes down), then the best a model reached, then halves between."""
+    """The descending "placed >= k", asked of a solver built for this position alone: all of
+    the hand first (one check when it all goes down), then the best a model reached, then
+    halves between. The last model found is the new table shown. The solver is built alone
+    (`z3melds.build`): which of several equally good tables is shown, and whether Z3
+    decides at all, depend on the position only, so a game replayed in another process, or
+    on a busier machine, picks the same table."""
     import z3
 
     from . import z3melds
 
     both = tuple(x + y for x, y in zip(table, hand))
-    sp = z3melds.solver_for(spec, contract, both)
+    sp = z3melds.build(spec, contract, z3melds._capacity(both), alone=True)
     base = sp._hand(both)
     offset = _value(spec, table, by)                          # laid = placed + the table's own
     laid = _laid_sum(sp, spec, by)
-    sp.s.push()
-    try:
-        sp.s.add([sp.L[t] >= table[t] for t in sp.L if table[t]])
+    sp.s.add([sp.L[t] >= table[t] for t in sp.L if table[t]])
 
-        def at_least(k):
-            bound = z3.Bool(f"placed_ge_{by}_{k}")
-            sp.s.add(z3.Implies(bound, laid >= k + offset))
-            return sp._check(base + [bound])
+    def at_least(k):
+        bound = z3.Bool(f"placed_ge_{by}_{k}", sp.ctx)
+        sp.s.add(z3.Implies(bound, laid >= k + offset))
+        return sp._check(base + [bound])
 
-        def reached():
-            return sp.s.model().eval(laid, True).as_long() - offset
+    def reached():
+        return sp.s.model().eval(laid, True).as_long() - offset
 
-        most = _most_placeable(spec, contract, table, hand, by)
-        hi = (_value(spec, hand, by) if most is None else most) + 1      # out of reach
-        model, lo = None, None
-        if hi > 1:                                            # the top first: often the answer
-            r = at_least(hi - 1)
-            if r == z3.sat:
-                model, lo = sp.s.model(), hi - 1
-            elif r == z3.unsat:
-                hi -= 1
-            else:
-                return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
-        if model is None:
-            r = sp._check(base)
-            if r == z3.unsat:
-                return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
-            if r != z3.sat:
-                return Placement(None, engine="z3", note=f"z3 could not decide: {sp.s.reason_unknown()}")
+    def unknown(what=""):
+        return Placement(None, engine="z3", note=f"z3 could not decide{what}: {sp.s.reason_unknown()}")
+
+    most = _most_placeable(spec, contract, table, hand, by)
+    hi = (_value(spec, hand, by) if most is None else most) + 1      # out of reach
+    model, lo = None, None
+    if hi > 1:                                                # the top first: often the answer
+        r = at_least(hi - 1)
+        if r == z3.sat:
+            model, lo = sp.s.model(), hi - 1
+        elif r == z3.unsat:
+            hi -= 1
+        else:
+            return unknown()
+    if model is None:
+        r = sp._check(base)
+        if r == z3.unsat:
+            return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
+        if r != z3.sat:
+            return unknown()
+        model, lo = sp.s.model(), reached()
+    while hi - lo > 1:
+        r = at_least((lo + hi + 1) // 2)
+        if r == z3.sat:
             model, lo = sp.s.model(), reached()
-        while hi - lo > 1:
-            r = at_least((lo + hi + 1) // 2)
-            if r == z3.sat:
-                model, lo = sp.s.model(), reached()
-            elif r == z3.unsat:
-                hi = (lo + hi + 1) // 2
-            else:
-                return Placement(None, engine="z3", note=f"z3 could not decide the most: {sp.s.reason_unknown()}")
-    finally:
-        sp.s.pop()
-    melds = _fresh_table(spec, contract, sp.N, table, both, by, lo + offset)
-    return _placement(spec, contract, table, hand, melds, "z3", by)
-
-
-def _fresh_table(spec, contract, capacity, table, both, by, laid_at_least):
-    """The new table from a solver with no history, so that which of several equally good
-    tables is shown depends on the position only, not on what the reused solver was asked
-    before (a game replayed elsewhere, or a simulation on other workers, picks the same)."""
-    import z3
-
-    from . import z3melds
-
-    fresh = z3melds.build(spec, contract, capacity)
-    fresh.s.add([fresh.L[t] >= table[t] for t in fresh.L if table[t]])
-    bound = z3.Bool(f"laid_ge_{by}_{laid_at_least}")
-    fresh.s.add(z3.Implies(bound, _laid_sum(fresh, spec, by) >= laid_at_least))
-    if fresh._check(fresh._hand(both) + [bound]) != z3.sat:     # pragma: no cover (the reused solver found one)
-        raise AssertionError("a fresh solver finds no table the reused one found")
-    return fresh._witness(fresh.s.model(), both)
+        elif r == z3.unsat:
+            hi = (lo + hi + 1) // 2
+        else:
+            return unknown(" the most")
+    return _placement(spec, contract, table, hand, sp._witness(model, both), "z3", by)
 
 
 # ---- a new table, judged -------------------------------------------------------------------------

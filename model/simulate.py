@@ -40,6 +40,7 @@ class RoundPlay:
     turns: int
     paid: dict                     # move -> (units taken, {counter: spent})
     reshuffles: int
+    ran_out: bool = False          # the stock was empty at some point (refilled, passed over, or the end)
 
 
 @dataclass
@@ -96,6 +97,7 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
     g.rested_on.update(b.clause for b in basis)
     spent: dict = {m: [0, Counter()] for m in paid}
     seen = 0
+    emptied = False                # the stock seen empty this round (a `pass` rule leaves it so)
     for _ in range(max_moves):
         if state.over:
             break
@@ -116,12 +118,16 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
             spent[move.id][0] += move.units
             for c, v in paid[move.id].items():
                 spent[move.id][1][c] += v * move.units
+        if r.stock is not None and len(nxt.results) == seen and not nxt.zone(r.stock.id):
+            emptied = True
         for res in nxt.results[seen:]:
             turns = res.turns_finished + (1 if res.how == "went_out" else 0)
             group = dict(res.shared).get(by, res.round) if by != "round" else res.round
+            out = emptied or res.reshuffles > 0 or res.how in ("stock_empty", "nothing_left")
             g.rounds.append(RoundPlay(group, res.how or "went_out", res.void, turns,
-                                      {m: (u, dict(c)) for m, (u, c) in spent.items()}, res.reshuffles))
+                                      {m: (u, dict(c)) for m, (u, c) in spent.items()}, res.reshuffles, out))
             spent = {m: [0, Counter()] for m in paid}
+            emptied = False
         seen = len(nxt.results)
         state = nxt
     g.finished = state.over
@@ -165,7 +171,7 @@ def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) ->
             "paid": {m: {"units": _spread([p.paid[m][0] for p in rows], 2),
                          "spent": {c: _spread([p.paid[m][1].get(c, 0) for p in rows], 2) for c in cost}}
                      for m, cost in paid.items()},
-            "stock_ran_out_share": round(sum(p.reshuffles > 0 for p in rows) / len(rows), 4) if rows else None,
+            "stock_ran_out_share": round(sum(p.ran_out for p in rows) / len(rows), 4) if rows else None,
             "reshuffles": _spread([p.reshuffles for p in rows], 2),
         })
     finals = {c.id: _spread([v for g in done for v in g.counters.get(c.id, ())])
@@ -206,7 +212,7 @@ def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) ->
         "winners": dict(sorted(Counter(len(g.winners) for g in done).items())),
         "winning_margin": _spread(margins),
         "shared_wins": sum(1 for g in done if len(g.winners) > 1),
-        "stock": {"rounds_where_it_ran_out_share": round(sum(p.reshuffles > 0 for p in all_rounds)
+        "stock": {"rounds_where_it_ran_out_share": round(sum(p.ran_out for p in all_rounds)
                                                          / len(all_rounds), 4) if all_rounds else None,
                   "reshuffles_per_game": _spread([sum(p.reshuffles for p in g.rounds) for g in plays], 2)},
         "rested_on": rests,

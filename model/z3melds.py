@@ -53,6 +53,7 @@ a rule that allows a meld's wilds in two separate ranges) goes to the copy encod
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import re
@@ -63,6 +64,8 @@ from .melds import Contract, PlacedMeld, Verdict, Violation
 
 TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
+RLIMIT = 1_000_000_000       # per check, in Z3 resource units, where asked for (`build`): some 15 s loaded
+RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over
 _NUMBERS = ("size", "naturals", "wilds", "points", "face_points")
@@ -114,7 +117,10 @@ def _merge_closed(rules, params) -> bool:
 class _Queries:
     """Clause literals, hand literals, decide / best and the unsat-core explanation, over a
     solver `s` with H (hand), L (laid part), `all_laid`, `laid_face` and `keep_lit` set by
-    the encoding, which also gives `_witness(model, hand)`."""
+    the encoding, which also gives `_witness(model, hand)`. `ctx`: the Z3 context its terms
+    live in (None: Z3's main one)."""
+
+    ctx = None
 
     def __init__(self, spec, contract: Contract, max_cards: int):
         self.spec, self.contract, self.N = spec, contract, max_cards
@@ -135,7 +141,7 @@ class _Queries:
     # ---- tags ----------------------------------------------------------------------------
     def _lit(self, clause: str) -> z3.BoolRef:
         if clause not in self.lits:
-            self.lits[clause] = b = z3.Bool(f"clause:{clause}")
+            self.lits[clause] = b = z3.Bool(f"clause:{clause}", self.ctx)
             self.lit_clause[b] = clause
         return self.lits[clause]
 
@@ -163,14 +169,14 @@ class _Queries:
         for i, k in enumerate(hand):
             b = lits.get((i, k))
             if b is None:
-                lits[i, k] = b = z3.Bool(f"hand_{i}_{k}")
+                lits[i, k] = b = z3.Bool(f"hand_{i}_{k}", self.ctx)
                 self.s.add(z3.Implies(b, z3.And([self.H[i] == k] + self._caps(i, k))))
             out.append(b)
         w = sum(hand[t.index] for t in self.wild_types)
         b = lits.get(("wilds", w))
         if b is None:
             caps = self._wild_caps(w)
-            lits["wilds", w] = b = z3.Bool(f"hand_wilds_{w}") if caps else None
+            lits["wilds", w] = b = z3.Bool(f"hand_wilds_{w}", self.ctx) if caps else None
             if caps:
                 self.s.add(z3.Implies(b, z3.And(caps)))
         return out + ([b] if b is not None else [])
@@ -221,7 +227,7 @@ class _Queries:
                 bound = self.all_laid          # the whole hand: asked as `decide` asks it, much faster
             else:
                 if k not in self._ge_lits:
-                    self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}")
+                    self._ge_lits[k] = b = z3.Bool(f"laid_ge_{k}", self.ctx)
                     self.s.add(z3.Implies(b, self.laid_face >= k))
                 bound = self._ge_lits[k]
             first = False
@@ -255,7 +261,7 @@ class _Queries:
         else:
             if fresh.keep_lit is not None:
                 base.append(fresh.keep_lit)
-            bound = z3.Bool(f"laid_ge_{at_least}")
+            bound = z3.Bool(f"laid_ge_{at_least}", fresh.ctx)
             fresh.s.add(z3.Implies(bound, fresh.laid_face >= at_least))
             base.append(bound)
         if fresh._check(base) != z3.sat:      # pragma: no cover (the reused solver found one)
@@ -467,7 +473,8 @@ class MeldSolver(_Queries):
     """The count encoding for one (spec, contract, max_cards), built once; hands come as
     assumptions.  Raises Unsupported for what it does not cover (see the module doc)."""
 
-    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False):
+    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False, ctx=None):
+        self.ctx = ctx
         super().__init__(spec, contract, max_cards)
         self.tagged = tagged
         self._tagged_twin = self if tagged else None
@@ -496,7 +503,8 @@ class MeldSolver(_Queries):
         laid = self._finish()
         self._lay_rules()
         self._conserve_text(laid)
-        self.s.from_string("\n".join(self._decls + self._asserts))
+        self._text = "\n".join(self._decls + self._asserts)          # kept for `alone`
+        self.s.from_string(self._text)
         # every variable a witness reads, packed into one number (base N + 1) so that a
         # model is read back in one evaluation
         self._base = self.N + 1
@@ -504,9 +512,41 @@ class MeldSolver(_Queries):
         for name, is_bool in reversed(self._vars):
             v = f"(ite {name} 1 0)" if is_bool else name
             packed = v if packed == "0" else f"(+ {v} (* {self._base} {packed}))"
-        decls = [d for d in self._decls if d.startswith("(declare-const")]
-        self._packed = z3.parse_smt2_string("\n".join(decls) + f"\n(assert (= 0 {packed}))")[0].arg(1)
+        self._var_decls = "\n".join(d for d in self._decls if d.startswith("(declare-const"))
+        self._packed_text = packed
+        self._packed = self.term(packed)
         del self._decls, self._asserts
+
+    def term(self, text: str):
+        """An integer term over this solver's variables, from SMT-LIB text (one parse; the
+        Python API costs a few microseconds a term)."""
+        return z3.parse_smt2_string(f"{self._var_decls}\n(assert (= 0 {text}))", ctx=self.ctx)[0].arg(1)
+
+    def alone(self) -> "MeldSolver":
+        """This solver's constraints, not its history, in a Z3 context of its own: the
+        text of the build parsed again (no encoding rebuilt), no question asked yet."""
+        if self.tagged:                              # pragma: no cover (only untagged solvers are copied)
+            raise ValueError("a tagged solver is not copied")
+        q = copy.copy(self)
+        q.ctx = ctx = z3.Context()
+        q.s = q._new_solver()
+        q.s.set("timeout", TIMEOUT_MS)
+        q.s.from_string(self._text)
+        q.H = {i: z3.Int(f"H_{i}", ctx) for i in self.H}
+        q.L = {i: z3.Int(f"L_{i}", ctx) for i in self.L}
+        q.all_laid = z3.Bool("mode:all-laid", ctx)
+        q.lits = {c: z3.Bool(f"clause:{c}", ctx) for c in self.lits}
+        q.lit_clause = {b: c for c, b in q.lits.items()}
+        q.keep_lit = None
+        if self.keep_lit is not None:
+            q.keep_lit = z3.Bool(f"keep:{self.contract.keep_clause}", ctx)
+            q.lit_clause[q.keep_lit] = self.contract.keep_clause
+        q._laid_face_text = self._laid_face_text
+        q.laid_face = q.term(self._laid_face_text)
+        q._packed = q.term(self._packed_text)
+        q._hand_lits, q._ge_lits, q._tagged_twin = {}, {}, None
+        q.__dict__.pop("_laid_sums", None)
+        return q
 
     # ---- text ----------------------------------------------------------------------------
     def int(self, name: str, most: int | None = None) -> str:
@@ -527,19 +567,19 @@ class MeldSolver(_Queries):
     def _new_solver(self):
         """Linear integer arithmetic throughout: the QF_LIA solver with the arithmetic
         solver that measured fastest on these models (about half the default's time)."""
-        s = z3.SolverFor("QF_LIA")
+        s = z3.SolverFor("QF_LIA", ctx=self.ctx)
         s.set("smt.arith.solver", 2)
         return s
 
     def _explainer(self) -> "MeldSolver":
         if self._tagged_twin is None:
-            self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True)
+            self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True, ctx=self.ctx)
         return self._tagged_twin
 
     def _lit(self, clause: str) -> str:
         if clause not in self.lits:
             name = f"clause:{clause}"
-            self.lits[clause] = b = z3.Bool(name)
+            self.lits[clause] = b = z3.Bool(name, self.ctx)
             self.lit_clause[b] = clause
             self._decls.append(f"(declare-const {_sym(name)} Bool)")
         return _sym(f"clause:{clause}")
@@ -844,16 +884,17 @@ class MeldSolver(_Queries):
             self._decls.append(f"(declare-const L_{t.index} Int)")
             self.add(f"(= L_{t.index} {laid[t.index]})")
             self.add(f"(<= L_{t.index} H_{t.index})")
-        self.H = {t.index: z3.Int(f"H_{t.index}") for t in self.spec.cards.types}
-        self.L = {t.index: z3.Int(f"L_{t.index}") for t in self.types}
+        self.H = {t.index: z3.Int(f"H_{t.index}", self.ctx) for t in self.spec.cards.types}
+        self.L = {t.index: z3.Int(f"L_{t.index}", self.ctx) for t in self.types}
         self._decls.append("(declare-const mode:all-laid Bool)".replace("mode:all-laid", _sym("mode:all-laid")))
-        self.all_laid = z3.Bool("mode:all-laid")
+        self.all_laid = z3.Bool("mode:all-laid", self.ctx)
         self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{i} H_{i})' for i in self.L)})")
+        self._laid_face_text = _sum([_mul(t.value, f"L_{t.index}") for t in self.types])
         self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
         self.keep_lit = None
         if c.keep:
             name = f"keep:{c.keep_clause}"
-            self.keep_lit = z3.Bool(name)
+            self.keep_lit = z3.Bool(name, self.ctx)
             self.lit_clause[self.keep_lit] = c.keep_clause
             self._decls.append(f"(declare-const {_sym(name)} Bool)")
             self.add(f"(=> {_sym(name)} (>= (- {_sum(f'H_{t.index}' for t in self.spec.cards.types)} "
@@ -870,7 +911,7 @@ class MeldSolver(_Queries):
             text += [f"(assert (=> hand_{i}_{k} (= H_{i} {k})))" for i, k in missing]
             self.s.from_string("\n".join(text))
             for i, k in missing:
-                lits[i, k] = z3.Bool(f"hand_{i}_{k}")
+                lits[i, k] = z3.Bool(f"hand_{i}_{k}", self.ctx)
         return [lits[i, k] for i, k in enumerate(hand)]
 
     # ---- reading the answer --------------------------------------------------------------
@@ -1011,14 +1052,38 @@ def _capacity(hand) -> int:
     return max(CAPACITY_STEP, -(-sum(hand) // CAPACITY_STEP) * CAPACITY_STEP)
 
 
-def build(spec, contract: Contract, max_cards: int) -> _Queries:
-    """The count encoding, or the copy encoding where the count encoding does not reach."""
+def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Queries:
+    """The count encoding, or the copy encoding where the count encoding does not reach.
+
+    `alone`: a solver whose answers depend on the questions asked of it only, so that the
+    same questions get the same models in any process, whatever ran there before and
+    however busy the machine: the count encoding in a Z3 context of its own (term ids,
+    which order some of Z3's choices, start afresh; the build's text is taken from the
+    shared solver's, `MeldSolver.alone`) and each check stopped at Z3's resource count
+    RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past it, still stops a check).
+    The copy encoding has no context of its own."""
+    if alone:
+        key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, max_cards, "alone")
+        shared = _CACHE.get(key)
+        if shared is None or not _same(shared, spec, contract):
+            shared = _CACHE[key] = build(spec, contract, max_cards)
+        q = shared.alone() if isinstance(shared, MeldSolver) else build(spec, contract, max_cards)
+        q.s.set("rlimit", RLIMIT)
+        q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+        return q
     try:
         return MeldSolver(spec, contract, max_cards)
     except Unsupported:
         from .z3copies import CopySolver
 
         return CopySolver(spec, contract, max_cards)
+
+
+def _same(solver, spec, contract) -> bool:
+    """Was this cached solver built for this spec and contract (or one like it in every
+    way the constraints read)?"""
+    return ((solver.spec is spec or (solver.spec.meld_kinds, solver.spec.cards, solver.spec.params)
+             == (spec.meld_kinds, spec.cards, spec.params)) and _shape(solver.contract) == _shape(contract))
 
 
 def solver_for(spec, contract: Contract, hand) -> _Queries:

@@ -32,10 +32,14 @@ partition of its cards (`reference.decide`), not of the given melds.
 (`rulings.rearrange.best`: Z3, the reference when Z3 cannot decide), or, when that
 rearrangement breaks a wild rule, the most with the melds holding a wild left as they
 are, or else the best melds from the hand alone beside the table untouched: the first of
-these the rules allow. So under the wild rules the play offered is not always the most
-the rules allow (a swap, or cards added to a wild's meld, is never searched for), and
-`able(state, seat)` (whether a seat has any play, the name `able`) may miss a play that
-only such a move makes.
+these the rules allow; and, where a wild may be won by a swap, plays that swap one wild
+for a natural from the hand (`_swap_tries`). Of the plays the rules allow, the one placing
+the most cards is offered (the first of equals, in the order above). So under the wild
+rules the play offered is not always the most the rules allow (cards added to a wild's
+meld, a natural swapped in from the table, two wilds won in one play, and a won wild
+placed with the table's cards when the rest of the table could not take it are never
+searched for), and `able(state, seat)` (whether a seat has any play, the name `able`) may
+miss a play that only such a move makes.
 """
 from __future__ import annotations
 
@@ -264,11 +268,45 @@ def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) ->
         q = _best(spec, zero, hand, False)
         if q.possible and any(q.placed):
             tries.append(old + normal(m.cards for m in q.melds))
+        tries += _swap_tries(spec, decl, old, hand)
     with trace.tracing(False):
-        for t in tries:
-            if check(st, r, decl, t) is None:
-                return [t]
-    return []
+        legal = [t for t in tries if check(st, r, decl, t) is None]
+    if not legal:
+        return []
+    laid = [sum(map(len, t)) for t in legal]
+    return [legal[laid.index(max(laid))]]         # the most cards placed; the first of equals
+
+
+def _swap_tries(spec, decl: MoveDecl, old: Table, hand: tuple) -> list[Table]:
+    """Plays that win a wild by a swap (under `wild_locks` and `swap`): for each old meld
+    holding a wild, each wild in it and each natural type in the hand that can stand in the
+    wild's place (the meld still valid), that meld with the natural swapped in, the other
+    melds holding a wild left as they are, and the rest of the table with the won wild
+    rearranged with the rest of the hand by `_best`. Only naturals from the hand are
+    swapped in (under `from: table` a natural from the table is not searched for), one
+    wild per play; whether the play holds the rules (say, `reuse`) is `check`'s to say."""
+    if not (decl.f.get("wild_locks") and decl.f.get("swap")):
+        return []
+    types = spec.cards.types
+    width = len(types)
+    held = [i for i, m in enumerate(old) if any(types[c].wild for c in m)]
+    out = []
+    for i in held:
+        for w in sorted({c for c in old[i] if types[c].wild}):
+            rest = list(old[i])
+            rest.remove(w)
+            for t in (t for t, n in enumerate(hand) if n and types[t].natural):
+                swapped = tuple(sorted(rest + [t]))
+                m = counts(swapped, width)
+                if not ra.judge(spec, [], m, [m]).legal:
+                    continue
+                free = counts([c for j, mm in enumerate(old) if j not in held for c in mm] + [w], width)
+                left = tuple(n - (k == t) for k, n in enumerate(hand))
+                p = _best(spec, free, left, False)
+                if p.possible:
+                    keep = tuple(old[j] for j in held if j != i)
+                    out.append(keep + (swapped,) + normal(mm.cards for mm in p.melds))
+    return out
 
 
 def able(state: State, seat: int) -> bool:

@@ -7,7 +7,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from rulings import rearrange as ra
 from rulings.spec import load
@@ -52,6 +52,9 @@ def positions(draw):
     return melds, table, hand
 
 
+# each example is brute force over every part of the hand, besides both engines: a quarter
+# of the profile's examples
+@settings(settings.default, max_examples=max(10, settings.default.max_examples // 4))
 @given(positions(), st.sampled_from(ra.BY))
 def test_z3_reference_and_brute_force_add_as_much(pos, by):
     melds, table, hand = pos
@@ -121,6 +124,7 @@ def initial_hands(draw):
     return hand
 
 
+@settings(settings.default, max_examples=max(10, settings.default.max_examples // 8))     # brute force, as above
 @given(initial_hands(), st.sampled_from(ra.BY))
 def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
     zero = tuple(0 for _ in hand)
@@ -133,12 +137,11 @@ def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
 
 # ---- tables the general search could not reach: 30 to 60 cards, racks of 14 ------------------
 
-from hypothesis import settings  # noqa: E402
-
 from rulings.checks.table_positions import position  # noqa: E402
 
 
-@settings(max_examples=12)        # each example is a whole table of 30-60 cards solved twice over
+# each example is a whole table of 30-60 cards solved twice over
+@settings(settings.default, max_examples=max(4, settings.default.max_examples // 66))
 @given(st.integers(0, 2 ** 32 - 1), st.integers(30, 60), st.sampled_from(ra.BY))
 def test_z3_and_the_reference_sweep_agree_on_full_tables(seed, size, by):
     melds, table, hand = position(SPEC, seed, size, 14)
@@ -158,7 +161,54 @@ def test_the_table_shown_depends_on_the_position_only():
     from rulings.checks import table_positions as tp
 
     spec = load("rummikub")
-    positions = [tp.position(spec, seed, 30)[1:] for seed in range(12)]
+    positions = [tp.position(spec, seed, 30)[1:] for seed in range(6)]
     first = [ra.best(spec, t, h).melds for t, h in positions]
     again = [ra.best(spec, t, h).melds for t, h in reversed(positions)][::-1]
     assert first == again
+
+
+_SHOW_TABLES = """
+import json, sys
+from rulings import rearrange as ra, z3melds
+from rulings.checks import table_positions as tp
+from rulings.spec import load
+
+spec = load("rummikub")
+seeds = json.loads(sys.argv[1])
+if sys.argv[2] == "busy":          # another history first: other solvers, other questions, reversed order
+    other = load("level8")
+    z3melds.decide(other, other.contract(level=1), other.cards.hand(other.cards.naturals[:6]))
+    ra.best(spec, *tp.position(spec, 999, 45)[1:], "points")
+    seeds = seeds[::-1]
+out = {}
+for seed, size, by in seeds:
+    table, hand = tp.position(spec, seed, size, 14, 2 if size == 0 else 0)[1:]
+    p = ra.best(spec, table, hand, by)
+    out[f"{seed}/{size}/{by}"] = [p.possible, p.value, sorted(list(m.cards) for m in p.melds)]
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_the_table_shown_is_the_same_in_other_processes():
+    """Two processes with different hash seeds and different histories (another game's
+    solver, another position, the positions in reverse order) show the same new tables:
+    what a game replayed under pytest-xdist or on another machine relies on."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    seeds = json.dumps([[s, size, by] for s, size, by in
+                        [(1, 0, "cards"), (3, 30, "points"), (4, 45, "cards")]])
+    runs = []
+    for hash_seed, history in (("0", "quiet"), ("1", "busy")):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        runs.append(subprocess.Popen([sys.executable, "-c", _SHOW_TABLES, seeds, history], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outs = []
+    for p in runs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        outs.append(json.loads(out))
+    assert len(outs[0]) == 3 and all(v[0] for v in outs[0].values())
+    assert outs[0] == outs[1]

@@ -51,11 +51,12 @@ CASES = [
     ("sequence-numbers-2p-greedy-s3", 2, "greedy", 3, {}),
     ("sequence-numbers-4p-greedy-s4", 4, "greedy", 4, {}),
     ("sequence-numbers-6p-random-s6", 6, "random", 6, {"minus-then-draw": "turn-over"}),
+    # Rummikub's offered play is the new table of a Z3 solver built alone for the position
+    # (rulings.rearrange, z3melds.build): the same table in any process, however busy
+    ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
+    ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
+     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
 ]
-# No Rummikub game is recorded: its offered play is Z3's new table, and although it now comes
-# from a solver with no history (the same within one process), which of several equally good
-# tables it is still differs between processes (seen under pytest-xdist), so a replay
-# elsewhere may choose another table of the same size and diverge.
 
 
 def game_of(stem: str) -> str:

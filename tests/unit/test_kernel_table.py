@@ -165,3 +165,19 @@ def test_a_spec_misusing_the_table_fails_validation(tmp_path, change, words):
 def test_able_asks_each_seat(rk):
     s = position(rk, [["b9", "k2"], ["r4", "o8"]], "r1 r2 r3")
     assert not table.able(s, 0) and table.able(s, 1)
+
+
+def test_a_swap_for_the_joker_is_searched(rk):
+    """The offered play's search includes winning a joker by a swap from the hand: the
+    joker's run with r6 in its place, the joker gone down again with two rack tiles."""
+    from rulings.kernel import rules, table as table_
+
+    s = position(rk, [["r6", "k9", "o9", "b2"], ["b1", "b5", "k8"]], "r5 J r7 | k1 k2 k3")
+    decl = rules(rk).moves["play"]
+    tries = table_._swap_tries(rk, decl, s.zone("table"), s.hand())
+    r567 = tuple(sorted(t.index for t in rk.cards.parse(["r5", "r6", "r7"])))
+    assert tries and all(r567 in t for t in tries)
+    legal = [t for t in tries if table_.check(s, rules(rk), decl, t) is None]
+    assert legal and all(sum(map(len, t)) == 9 for t in legal)     # r6, k9, o9 placed; b2 fits nowhere
+    (m,) = kernel.legal_moves(s)
+    assert kernel.apply(s, m).hand(0) == rk.cards.hand_of(["b2"])

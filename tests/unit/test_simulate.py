@@ -99,3 +99,12 @@ def test_every_reading_plays_whole_games(tick):
                 assert g.finished, (cid, name, player)
             rep = sim.report(spec, n, 1, player, [g])
             assert rep["readings_not_adopted"] == {cid: name}
+
+
+def test_a_round_where_the_stock_was_refilled_ran_out(tick, plays):
+    """`ran_out` (what the "stock ran out" share counts) holds in every round whose stock
+    was refilled or that ended for want of cards, and the report's share is its mean."""
+    rounds = [p for g in plays for p in g.rounds]
+    assert all(p.ran_out for p in rounds if p.reshuffles or p.how in ("stock_empty", "nothing_left"))
+    rep = sim.report(tick, 3, 7, "greedy", plays)
+    assert rep["stock"]["rounds_where_it_ran_out_share"] == round(sum(p.ran_out for p in rounds) / len(rounds), 4)
