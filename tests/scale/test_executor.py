@@ -130,9 +130,57 @@ def test_ctrl_c_stops_every_local_worker():
     workers = me.children(recursive=True)
     assert len(workers) >= 2, "the workers never started"
     time.sleep(1)
+    sent = time.monotonic()
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
+    assert time.monotonic() - sent < 10, "the run did not stop promptly"
     gone, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, f"workers still running after Ctrl-C: {alive}"
     assert p.returncode != 0
-    assert "Traceback" not in p.stderr.read()
+    err = p.stderr.read()
+    assert "Traceback" not in err
+    assert "interrupted: 2 local worker process(es) stopped" in err, err
+
+
+# ---- progress, and one Dask cluster for a command's several pieces of work ------------------------
+
+def test_progress_counts_every_chunk_done_across_workers():
+    seen = []
+    ex.run(square_or_die, [(n, None) for n in range(9)], workers=2, progress=seen.append)
+    assert seen == list(range(1, 10))
+
+
+def test_a_session_starts_one_local_dask_cluster_for_every_run_inside(monkeypatch):
+    distributed = pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    started = []
+    real = distributed.LocalCluster
+
+    def counted(*a, **k):
+        started.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(distributed, "LocalCluster", counted)
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    jobs = [(n, None) for n in range(4)]
+    with ex.session("dask", 2):
+        first = ex.run(square_or_die, jobs, executor="dask", workers=2)
+        second = ex.run(square_or_die, jobs, executor="dask", workers=2)
+    assert first.results == second.results == [n * n for n in range(4)]
+    assert len(started) == 1
+    assert first.where == second.where == "a local Dask cluster of 2 worker processes"
+
+
+def test_a_session_with_a_scheduler_nobody_answers_at_is_an_executor_error():
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    with pytest.raises(ex.ExecutorError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+        with ex.session("dask", scheduler="tcp://127.0.0.1:9"):
+            pass
+
+
+def test_a_session_without_dask_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ex.ExecutorError, match=r"pip install 'rulings\[dask\]'"):
+        with ex.session("dask"):
+            pass
