@@ -36,14 +36,15 @@ def test_a_dask_cluster_gives_the_same_report(in_process):
     assert _report(executor="dask", workers=2) == in_process
 
 
-def test_the_cli_json_is_the_same_byte_for_byte_at_any_worker_count():
+def test_the_cli_json_is_the_same_byte_for_byte_at_any_worker_count_and_executor():
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
     outs = []
-    for w in ("1", "2"):
+    for where in (["--workers", "1"], ["--workers", "2"], ["--executor", "dask", "--workers", "2"]):
         p = subprocess.run([str(BIN / "rulings"), "simulate", "tick", "--players", "2", "--games", "4", "--seed", "5",
-                            "--json", "--workers", w], capture_output=True, text=True, timeout=600)
+                            "--json", *where], capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stderr
         outs.append(p.stdout)
-    assert outs[0] == outs[1]
+    assert outs[0] and outs[0] == outs[1] == outs[2]
 
 
 # ---- a worker that dies --------------------------------------------------------------------------
