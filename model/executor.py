@@ -162,9 +162,14 @@ def _connect(workers, scheduler):
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"no Dask scheduler answers at {scheduler}: {e}") from None
         return client, None, f"the Dask cluster at {scheduler}"
+    import logging
+
     n = workers or default_workers()
+    # the cluster's own log kept to the critical: a task's error reaches the command as its
+    # exception, and a worker's death is counted (`reruns`); what else the workers log on
+    # the way down (a heartbeat cut by Ctrl-C, with its traceback) is not the command's to print
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None)
+                           dashboard_address=None, silence_logs=logging.CRITICAL)
     return Client(cluster), cluster, f"a local Dask cluster of {n} worker processes"
 
 

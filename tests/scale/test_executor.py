@@ -185,3 +185,30 @@ def test_a_session_without_dask_says_how_to_install_it(monkeypatch):
     with pytest.raises(ex.ExecutorError, match=r"pip install 'rulings\[dask\]'"):
         with ex.session("dask"):
             pass
+
+
+def test_ctrl_c_stops_a_local_dask_cluster_the_command_started():
+    import signal
+    import time
+
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
+    p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
+                          "--workers", "2", "--executor", "dask"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(p.pid)
+    deadline = time.monotonic() + 90
+    while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.3)
+    time.sleep(5)                        # the workers have imported and are playing
+    workers = me.children(recursive=True)
+    assert len(workers) >= 2, "the cluster's workers never started"
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=60)
+    assert time.monotonic() - sent < 20, "the run did not stop promptly"
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    assert not alive, f"cluster processes still running after Ctrl-C: {alive}"
+    err = p.stderr.read()
+    assert p.returncode != 0 and "Traceback" not in err
+    assert "interrupted: the chunks not done on a local Dask cluster of 2 worker processes cancelled" in err, err
