@@ -94,7 +94,7 @@ class SelfTest:
                 "score": round(k / n, 4) if n else None, "seconds": round(self.seconds, 1),
                 "generate_seconds": round(self.generate_seconds, 1),
                 "counts": {s: len(self.of(s)) for s in STATUSES},
-                "mutants": [r.to_json() for r in self.results]}
+                "mutants": [r.to_json() for r in self.results], **({"notes": self.notes} if self.notes else {})}
 
 
 def _unaskable(spec: Spec, m: mut.Mutant) -> str:
@@ -234,6 +234,7 @@ def text(st: SelfTest) -> str:
              f"  score: {k} of {n} playable mutants killed" + (f" ({100 * k / n:.0f}%)" if n else ""),
              "  " + ", ".join(f"{s} {len(st.of(s))}" for s in STATUSES),
              f"  time: {st.seconds:.1f} s (vectors generated in {st.generate_seconds:.1f} s)"]
+    lines += [f"  note: {n}" for n in st.notes]       # where the work ran, when it said something (a rerun)
     surv = st.of(SURVIVED)
     if surv:
         lines.append("survivors (a default run that passes cannot tell these from the spec):")
