@@ -4,13 +4,19 @@ worker processes and on a Dask LocalCluster, and what a chunk costs.
     python benchmarks/scale.py [--games G] [--cases N] [--game tick] [--json]
 
 Every row plays games and cases of its own seeds (the caches a row warms would make the
-next one fast otherwise).
+next one fast otherwise). Every row pays the same set-up: this process is warmed once
+before any row (`warm`: imports, the spec, the kernel's and Hypothesis' first use), local
+workers are forked from it, a Dask row's cluster is started and its workers warmed the
+same way before its timing starts (those seconds are printed apart, as set-up), and in
+every row each process that plays starts the implementation under test once.
 
 - simulate: G seeded games of 4 greedy players (`simulate.play_chunk`, the chunks
   `rulings simulate` cuts), games per second;
 - conformance search: N cases of each question (`conform_chunks.hunt_chunk`, batches of
   `conform_chunks.BATCH`) asked of the faithful JavaScript example (node) when node is
   installed, else of the planted Python example; cases per second;
+- outside: the row's wall time less its chunks' wall time shared among its workers (what
+  the row spent outside the work: starting processes, sending chunks, waiting);
 - overhead: empty chunks through each executor, milliseconds per chunk (what cutting
   the work costs, apart from the work).
 
@@ -80,7 +86,9 @@ def _run(jobs, executor, workers):
     return {"wall_s": round(wall, 2), "units": units, "per_s": round(units / wall, 2),
             "chunks": len(jobs), "chunk_wall_s": round(statistics.median(w for w, _, _ in out.results), 4),
             "chunk_cpu_s": round(statistics.median(c for _, c, _ in out.results), 4),
-            "cpu_s": round(sum(c for _, c, _ in out.results), 2), "where": out.where}
+            "cpu_s": round(sum(c for _, c, _ in out.results), 2),
+            "outside_chunks_s": round(wall - sum(w for w, _, _ in out.results) / max(1, min(workers, len(jobs))), 2),
+            "where": out.where}
 
 
 def simulate_jobs(game: str, games: int, workers: int, seed: int):
@@ -109,19 +117,50 @@ def conform_jobs(game: str, cases: int, seed: int):
 
 
 def overhead(executor: str, workers: int, chunks: int = 200) -> float:
+    """Seconds per empty chunk (a Dask cluster's start not counted: call it in a session)."""
     from rulings import executor as ex
 
-    ex.run(empty, list(range(workers)), executor="local", workers=1)
+    ex.run(empty, list(range(workers)), executor=executor, workers=workers)
     t0 = time.perf_counter()
     ex.run(empty, list(range(chunks)), executor=executor, workers=workers)
     return (time.perf_counter() - t0) / chunks
+
+
+def warm(jobs) -> float:
+    """A process made ready before any row is timed: a small chunk of each kind of work
+    played (the imports, the spec loaded, the kernel's and Hypothesis' first-use set-up),
+    then the implementation it started closed again, so that every row starts its
+    implementation once in every process that plays (a fork of this one, or a Dask
+    worker warmed with this). Seconds it took."""
+    from rulings.checks import conform_chunks as cc
+
+    t0 = time.perf_counter()
+    for fn, inner, _ in jobs:
+        fn(inner)
+    for _, impl in list(cc._adapters.values()):
+        impl.close()
+    cc._adapters.clear()
+    return time.perf_counter() - t0
+
+
+def warm_jobs(game: str, recipe) -> list:
+    """The small chunks `warm` plays: one game, a few cases of each question (seeds no row uses)."""
+    from rulings import executor as ex, simulate as sim
+    from rulings.checks import conform, conform_chunks as cc
+    from rulings.spec import load
+
+    key = ex.spec_key(load(game))
+    return ([(sim.play_chunk, (key, 4, 999, (0,), "greedy", 200_000), 1)]
+            + [(cc.hunt_chunk, (key, recipe, f, 3, 999, (), True), 3) for f in conform.FAMILIES])
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="tick")
     ap.add_argument("--games", type=int, default=64)
-    ap.add_argument("--cases", type=int, default=100, help="cases of each question in the conformance search")
+    ap.add_argument("--cases", type=int, default=500, help="cases of each question in the conformance search "
+                    "(500: 80 chunks, about 10 s of work on one core; with 100 the fixed cost of starting a "
+                    "worker and its implementation is a large part of a row)")
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -147,17 +186,30 @@ def main(argv=None) -> int:
         except ImportError:
             print("(no Dask: pip install 'rulings[dask]' to measure a LocalCluster)", file=sys.stderr)
     rows = []
+    _, recipe = conform_jobs(a.game, 1, 0)
+    setup = {"warm this process": round(warm(warm_jobs(a.game, recipe)), 2)}
+    print(f"... set-up, not timed: this process warmed in {setup['warm this process']} s", file=sys.stderr)
+    over = {}
     for i, (executor, w) in enumerate(places):
         # fresh seeds for every row: the games and cases of a row played before would be
         # answered from caches warmed in this process (and in the workers forked from it)
         cjobs, recipe = conform_jobs(a.game, a.cases, 1000 + i)
         what = recipe.cmd or recipe.adapter
-        for name, jobs in (("simulate (games)", simulate_jobs(a.game, a.games, w, 1000 + i)),
-                           (f"conform search (cases; {Path(what.split()[-1]).name})", cjobs)):
-            r = _run(jobs, executor, w)
-            rows.append(dict(what=name, executor=executor, workers=w, **r))
-            print(f"... {name} {executor} x{w}: {r['per_s']}/s", file=sys.stderr)
-    over = {f"{e} x{w}": round(overhead(e, w) * 1000, 2) for e, w in places}
+        t0 = time.perf_counter()
+        with ex.session(executor, w):        # a Dask cluster started, and its workers warmed, before timing
+            if executor == "dask":
+                from distributed import get_client
+
+                get_client().run(warm, warm_jobs(a.game, recipe))
+                setup[f"dask x{w}: cluster started, workers warmed"] = round(time.perf_counter() - t0, 2)
+                print(f"... set-up, not timed: dask x{w} cluster started and warmed in "
+                      f"{setup[f'dask x{w}: cluster started, workers warmed']} s", file=sys.stderr)
+            for name, jobs in (("simulate (games)", simulate_jobs(a.game, a.games, w, 1000 + i)),
+                               (f"conform search (cases; {Path(what.split()[-1]).name})", cjobs)):
+                r = _run(jobs, executor, w)
+                rows.append(dict(what=name, executor=executor, workers=w, **r))
+                print(f"... {name} {executor} x{w}: {r['per_s']}/s", file=sys.stderr)
+            over[f"{executor} x{w}"] = round(overhead(executor, w) * 1000, 2)
     base = {r["what"]: r for r in rows if r["executor"] == "local" and r["workers"] == 1}
     est = {}
     for name, r in base.items():
@@ -170,23 +222,24 @@ def main(argv=None) -> int:
                      "16_cores_per_s": round(16 * per_chunk / local, 1),
                      "4x16_cores_per_s": round(64 * per_chunk / dask, 1)}
     load = os.getloadavg()
-    result = {"cores": cores, "load_average": [round(x, 2) for x in load], "rows": rows,
+    result = {"cores": cores, "load_average": [round(x, 2) for x in load], "setup_s_not_timed": setup, "rows": rows,
               "overhead_ms_per_chunk": over, "estimate_from_cpu": est}
     if a.json:
         print(json.dumps(result, indent=2))
         return 0
     print(f"{cores} cores; load average {load[0]:.1f} (a busy machine makes the wall-clock columns small)")
     print(f"{'work':44} {'where':7} {'w':>3} {'per s':>8} {'wall s':>7} {'chunks':>6} {'chunk wall':>10} "
-          f"{'chunk CPU':>9} {'CPU s':>7}")
+          f"{'chunk CPU':>9} {'CPU s':>7} {'outside':>7}")
     for r in rows:
         print(f"{r['what']:44} {r['executor']:7} {r['workers']:>3} {r['per_s']:>8} {r['wall_s']:>7} {r['chunks']:>6} "
-              f"{r['chunk_wall_s']:>10} {r['chunk_cpu_s']:>9} {r['cpu_s']:>7}")
+              f"{r['chunk_wall_s']:>10} {r['chunk_cpu_s']:>9} {r['cpu_s']:>7} {r['outside_chunks_s']:>7}")
     for name in base:
         one = next(r for r in rows if r["what"] == name and r["executor"] == "local" and r["workers"] == 1)
         two = next((r for r in rows if r["what"] == name and r["executor"] == "local" and r["workers"] == 2), None)
         if two:
             print(f"{name}: 2 local workers / 1 = {two['per_s'] / one['per_s']:.2f}x (wall clock)")
     print("overhead per empty chunk (ms): " + ", ".join(f"{k} {v}" for k, v in over.items()))
+    print("set-up before timing, not in any row (s): " + ", ".join(f"{k} {v}" for k, v in setup.items()))
     print("from the CPU seconds per unit of work and the overhead per chunk, on idle cores:")
     for name, e in est.items():
         print(f"  {name}: {e['cpu_s_per_unit']} CPU s each, {e['units_per_chunk']} a chunk -> "

@@ -4,9 +4,12 @@ A chunk names its spec by `executor.spec_key` (a worker that does not hold the s
 loads it again from where it came from) and carries everything else the search needs,
 so a chunk gives the same answer on whichever worker plays it; the results are merged by
 the caller in the chunks' order, so a check's findings are the same at any worker count.
+A chunk whose search Hypothesis drives runs it `repeatable` (its draws depend on its seed
+alone, not on what the worker ran before).
 
 - `reading_chunk`: one clause's reading in force against one other reading
   (`readings.compare_readings`).
+- `mutant_chunk`: consecutive mutants of `conform --self-test` (`selftest.one_mutant`).
 - `whatif_chunk`: one alternative of the what-if map (`whatif.search_alternative`). The
   sweep's time budget travels as a wall-clock time (`time.time()`, comparable across
   processes and machines): a chunk started after it searches nothing and says so.
@@ -17,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from .conform_chunks import repeatable
+
 _data: dict = {}        # spec file -> its YAML, read once per worker process
 
 
@@ -26,7 +31,27 @@ def reading_chunk(job: tuple):
     from .readings import compare_readings
 
     key, cid, other, meld_seconds, play_seconds = job
-    return compare_readings(spec_of(key), cid, other, meld_seconds, play_seconds)
+    with repeatable():
+        return compare_readings(spec_of(key), cid, other, meld_seconds, play_seconds)
+
+
+def mutant_chunk(job: tuple) -> list[tuple]:
+    """Consecutive mutants of `selftest.self_test` (by their place in `mutants.mutants`),
+    each judged as `selftest.one_mutant` judges it: (status, by, why, seconds) each."""
+    from rulings.executor import spec_of
+
+    from . import mutants as mut
+    from .selftest import one_mutant
+
+    key, indices, docs, random_cases, seed, search_survivors = job
+    spec = spec_of(key)
+    every = mut.mutants(spec)
+    out = []
+    for i in indices:
+        with repeatable():
+            r = one_mutant(spec, every[i], docs, random_cases, seed, search_survivors)
+        out.append((r.status, r.by, r.why, r.seconds))
+    return out
 
 
 def whatif_chunk(job: tuple) -> tuple:

@@ -95,7 +95,7 @@ class _NoBugClock:
 
 
 @contextlib.contextmanager
-def _repeatable():
+def repeatable():
     """While a batch runs, what a seeded Hypothesis run does depends on its seed alone:
     - Hypothesis (6.131 on) now and then draws a constant it found in the local modules
       (the project's own) imported so far, so a seeded run would draw otherwise on a fresh
@@ -132,7 +132,7 @@ def hunt_chunk(job: tuple) -> tuple:
     adapter, own = _adapter(recipe)
     before = _account(adapter)
     stats = SearchStats()
-    with _repeatable():
+    with repeatable():
         found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
     return found, stopped, stats, None if own else _since(before, _account(adapter))
 

@@ -78,6 +78,7 @@ class SelfTest:
     results: list[Result] = field(default_factory=list)
     seconds: float = 0.0
     generate_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)      # where the work ran, when it said something
 
     def of(self, status: str) -> list[Result]:
         return [r for r in self.results if r.status == status]
@@ -93,7 +94,7 @@ class SelfTest:
                 "score": round(k / n, 4) if n else None, "seconds": round(self.seconds, 1),
                 "generate_seconds": round(self.generate_seconds, 1),
                 "counts": {s: len(self.of(s)) for s in STATUSES},
-                "mutants": [r.to_json() for r in self.results]}
+                "mutants": [r.to_json() for r in self.results], **({"notes": self.notes} if self.notes else {})}
 
 
 def _unaskable(spec: Spec, m: mut.Mutant) -> str:
@@ -178,27 +179,49 @@ def searched(spec: Spec, r: Result, seconds: float = SURVIVOR_SECONDS) -> Result
     return Result(r.mutant, NOT_TOLD, why=told.verdict[:400], seconds=r.seconds)
 
 
+def one_mutant(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int,
+               search_survivors: float = SURVIVOR_SECONDS) -> Result:
+    """One mutant judged, and searched when it survives."""
+    r = judge(spec, m, docs, random_cases, seed)
+    if r.status == SURVIVED and search_survivors > 0:
+        r = searched(spec, r, search_survivors)
+    return r
+
+
 def self_test(spec: Spec, random_cases: int = 200, seed: int = 0, docs: dict | None = None,
               progress: Callable[[str], None] | None = None, only: Callable[[mut.Mutant], bool] | None = None,
-              search_survivors: float = SURVIVOR_SECONDS) -> SelfTest:
-    """Every mutant of `spec` through the default conformance run."""
+              search_survivors: float = SURVIVOR_SECONDS, *, workers: int | None = 1, executor: str = "local",
+              scheduler: str | None = None) -> SelfTest:
+    """Every mutant of `spec` through the default conformance run. The mutants are
+    independent: consecutive runs of them are chunks of work (`chunks.mutant_chunk`),
+    played wherever `workers`, `executor` and `scheduler` say (`rulings.executor`), each
+    mutant judged alike wherever it runs, the results kept in the mutants' order."""
+    from rulings import executor as ex
+
+    from .chunks import mutant_chunk
+
     t0 = time.perf_counter()
     out = SelfTest(spec.game, random_cases, seed)
     if docs is None:
         if progress:
             progress("generating the vectors")
-        docs = vectors.generate(spec)
+        docs = vectors.generate(spec, workers=workers, executor=executor, scheduler=scheduler)
         out.generate_seconds = time.perf_counter() - t0
-    todo = [m for m in mut.mutants(spec) if only is None or only(m)]
-    for i, m in enumerate(todo):
-        if progress:
-            progress(f"mutant {i + 1} of {len(todo)}: {m.id}")
-        r = judge(spec, m, docs, random_cases, seed)
-        if r.status == SURVIVED and search_survivors > 0:
-            if progress:
-                progress(f"mutant {i + 1} of {len(todo)}: {m.id} survived; does it change play?")
-            r = searched(spec, r, search_survivors)
-        out.results.append(r)
+    every = mut.mutants(spec)
+    todo = [i for i, m in enumerate(every) if only is None or only(m)]
+    n = 1 if executor == "local" and workers == 1 else (workers or ex.default_workers())
+    parts = ex.chunked(todo, n)
+    key = ex.spec_key(spec)
+
+    def step(k: int) -> None:
+        progress(f"{k} of {len(parts)} batches of mutants run ({len(todo)} mutants)")
+
+    ran = ex.run(mutant_chunk, [(key, tuple(c), docs, random_cases, seed, search_survivors) for c in parts],
+                 executor=executor, workers=workers, scheduler=scheduler, progress=step if progress else None)
+    for c, results in zip(parts, ran.results):
+        for i, (status, by, why, secs) in zip(c, results):
+            out.results.append(Result(every[i], status, by, why, secs))
+    out.notes = ran.notes
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -211,6 +234,7 @@ def text(st: SelfTest) -> str:
              f"  score: {k} of {n} playable mutants killed" + (f" ({100 * k / n:.0f}%)" if n else ""),
              "  " + ", ".join(f"{s} {len(st.of(s))}" for s in STATUSES),
              f"  time: {st.seconds:.1f} s (vectors generated in {st.generate_seconds:.1f} s)"]
+    lines += [f"  note: {n}" for n in st.notes]       # where the work ran, when it said something (a rerun)
     surv = st.of(SURVIVED)
     if surv:
         lines.append("survivors (a default run that passes cannot tell these from the spec):")

@@ -9,7 +9,9 @@ them, so a seeded run gives the same answer at any worker count and on any execu
   has the chunks it had not returned rerun on a fresh pool, and the outcome counts them.
 - `dask`: a Dask cluster, `scheduler` its address (`tcp://HOST:PORT`); without one, a
   `distributed.LocalCluster` of `workers` processes on the loopback interface is started
-  and stopped here. Dask reruns the tasks of a worker that dies on another one.
+  and stopped here. Dask reruns the tasks of a worker that dies on another one. A command
+  that runs several pieces of work opens a `session` around them: one LocalCluster (and
+  one client) serves them all, started once and stopped when the command ends.
 
 Dask is an optional extra (`pip install 'rulings[dask]'`); asking for it without it
 installed is an `ExecutorError` saying how to install it, as is a scheduler nobody
@@ -17,6 +19,7 @@ answers at.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
 from concurrent.futures.process import BrokenProcessPool
@@ -94,8 +97,11 @@ def _local(fn, chunks, workers: int, progress) -> Outcome:
                         progress(len(results))
                 if broken:
                     break
-        except BaseException:            # Ctrl-C or an error in the work: stop every worker now
-            _stop(pool)
+        except BaseException as e:       # Ctrl-C or an error in the work: stop every worker now
+            stopped = _stop(pool)
+            if isinstance(e, KeyboardInterrupt):
+                _say(f"interrupted: {stopped} local worker process(es) stopped, "
+                     f"{len(results)} of {len(chunks)} chunks done")
             raise
         if broken:
             _stop(pool)
@@ -113,37 +119,91 @@ def _local(fn, chunks, workers: int, progress) -> Outcome:
     return Outcome([results[i] for i in range(len(chunks))], f"{n} local worker processes", reruns, notes)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def _stop(pool: ProcessPoolExecutor) -> int:
+    """Every worker process of `pool` ended now; how many were still running."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
+    alive = [p for p in procs if p.is_alive()]
+    for p in alive:
+        p.terminate()
     for p in procs:
         p.join(timeout=5)
+    return len(alive)
+
+
+def _say(words: str) -> None:
+    """A word on standard error about where the work stands (Ctrl-C)."""
+    import sys
+
+    print(words, file=sys.stderr, flush=True)
 
 
 # ---- Dask ---------------------------------------------------------------------------------------
 
-def _dask(fn, chunks, workers, scheduler, progress) -> Outcome:
+_sessions: list = []       # (executor, workers, scheduler, client, where) of the open sessions, innermost last
+
+
+def _import_distributed():
     try:
-        from distributed import Client, LocalCluster, as_completed
+        import distributed
     except ImportError:
         raise ExecutorError("--executor dask needs Dask, an optional extra: pip install 'rulings[dask]'") from None
+    return distributed
+
+
+def _connect(workers, scheduler):
+    """(client, cluster or None, where in words): a client of the scheduler named, or of a
+    LocalCluster started here."""
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="5s")
+        except (OSError, TimeoutError) as e:
+            raise ExecutorError(f"no Dask scheduler answers at {scheduler}: {e}") from None
+        return client, None, f"the Dask cluster at {scheduler}"
+    import logging
+
+    n = workers or default_workers()
+    # the cluster's own log kept to the critical: a task's error reaches the command as its
+    # exception, and a worker's death is counted (`reruns`); what else the workers log on
+    # the way down (a heartbeat cut by Ctrl-C, with its traceback) is not the command's to print
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None, silence_logs=logging.CRITICAL)
+    return Client(cluster), cluster, f"a local Dask cluster of {n} worker processes"
+
+
+@contextlib.contextmanager
+def session(executor: str = "local", workers: int | None = None, scheduler: str | None = None):
+    """Around the several pieces of work of one command: with `executor` dask, one client
+    (and without `scheduler`, one LocalCluster) for every `run` inside that asks for the
+    same place, closed (and stopped) at the end. Anything else: nothing to hold."""
+    if executor != "dask":
+        yield
+        return
+    _import_distributed()
+    client, cluster, where = _connect(workers, scheduler)
+    _sessions.append((executor, workers, scheduler, client, where))
+    try:
+        yield
+    finally:
+        _sessions.pop()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _dask(fn, chunks, workers, scheduler, progress) -> Outcome:
+    _import_distributed()
+    from distributed import as_completed
+
+    held = next((s for s in reversed(_sessions) if s[:3] == ("dask", workers, scheduler)), None)
     cluster = None
     try:
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout="5s")
-            except (OSError, TimeoutError) as e:
-                raise ExecutorError(f"no Dask scheduler answers at {scheduler}: {e}") from None
-            where = f"the Dask cluster at {scheduler}"
+        if held:
+            client, where = held[3], held[4]
         else:
-            n = workers or default_workers()
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None)
-            client = Client(cluster)
-            where = f"a local Dask cluster of {n} worker processes"
+            client, cluster, where = _connect(workers, scheduler)
         try:
             futures = client.map(fn, list(chunks), pure=False, retries=MAX_RERUNS)
             index = {f.key: i for i, f in enumerate(futures)}
@@ -153,11 +213,15 @@ def _dask(fn, chunks, workers, scheduler, progress) -> Outcome:
                 if progress:
                     progress(len(results))
             reruns = client.run_on_scheduler(_rerun_count, keys=list(index))
-        except BaseException:
+        except BaseException as e:
             client.cancel(futures) if "futures" in locals() else None
+            if isinstance(e, KeyboardInterrupt):
+                _say(f"interrupted: the chunks not done on {where} cancelled"
+                     + (" and the cluster stopped" if cluster is not None or held and held[2] is None else ""))
             raise
         finally:
-            client.close()
+            if not held:
+                client.close()
     finally:
         if cluster is not None:
             cluster.close()

@@ -52,7 +52,7 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
 
     from ..checks import report
     from ..checks.run import run_checks
-    from ..executor import ExecutorError
+    from ..executor import ExecutorError, session
 
     spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
@@ -60,14 +60,15 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_seconds=whatif_seconds or None)
     t0 = time.perf_counter()
     try:
-        if as_json or not sys.stderr.isatty():
-            runs = run_checks(spec, list(kinds) or None, bound, **where)
-        else:
-            from rich.console import Console
+        with session(executor, workers, scheduler):       # one Dask cluster for every kind of check
+            if as_json or not sys.stderr.isatty():
+                runs = run_checks(spec, list(kinds) or None, bound, **where)
+            else:
+                from rich.console import Console
 
-            with Console(stderr=True).status("checking") as status:
-                runs = run_checks(spec, list(kinds) or None, bound,
-                                  progress=lambda m: status.update(f"checking: {m}"), **where)
+                with Console(stderr=True).status("checking") as status:
+                    runs = run_checks(spec, list(kinds) or None, bound,
+                                      progress=lambda m: status.update(f"checking: {m}"), **where)
     except ExecutorError as e:
         _fail(str(e))
     seconds = time.perf_counter() - t0

@@ -1,6 +1,7 @@
 """`rulings vectors` and `rulings conform`: the implementer's commands."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -60,7 +61,7 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
     from .common import _fail, _load, _progress
 
     from ..checks import vectors as vec
-    from ..executor import ExecutorError
+    from ..executor import ExecutorError, session
 
     spec = _load(game, readings)
     whole = _playable(spec, table=True)
@@ -68,7 +69,8 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
     with _progress("writing vectors", as_json):
         if whole:
             try:
-                docs = vec.generate(spec, size, workers=workers, executor=executor, scheduler=scheduler)
+                with session(executor, workers, scheduler):      # one Dask cluster for every search
+                    docs = vec.generate(spec, size, workers=workers, executor=executor, scheduler=scheduler)
             except ExecutorError as e:
                 _fail(str(e))
         else:                           # the table question alone: the turn rules are still prose
@@ -164,13 +166,18 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     from .common import _fail, _load
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
-    from ..executor import ExecutorError
+    from ..executor import ExecutorError, session
 
     ends = time.monotonic() + deadline
     if self_test:
         if adapter or cmd:
             _fail("--self-test runs the spec's own mutants; leave out --adapter and --cmd")
-        return _self_test(game, folder, random_cases, seed, readings, as_json)
+        try:
+            with session(executor, workers, scheduler):
+                return _self_test(game, folder, random_cases, seed, readings, as_json,
+                                  dict(workers=workers, executor=executor, scheduler=scheduler))
+        except ExecutorError as e:
+            _fail(str(e))
     if bool(adapter) == bool(cmd):
         _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
@@ -197,7 +204,9 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
         impl.start()
     except adapters.AdapterError as e:
         _fail(str(e))
+    hold = contextlib.ExitStack()
     try:
+        hold.enter_context(session(executor, workers, scheduler))      # one Dask cluster for every round
         from ..checks.conform_chunks import Recipe
 
         kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
@@ -220,6 +229,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     except ExecutorError as e:
         _fail(str(e))
     finally:
+        hold.close()
         impl.close()
     if docs is not None and docs["manifest.json"]["spec"]["sha256"] != vec.spec_digest(spec):
         report.notes.append(f"the vectors in {folder} were made from another version of the spec file "
@@ -258,7 +268,7 @@ def _read_vectors(folder: str, table_only: bool = False) -> dict:
         _fail(str(e))
 
 
-def _self_test(game, folder, random_cases, seed, readings, as_json) -> None:
+def _self_test(game, folder, random_cases, seed, readings, as_json, where) -> None:
     from .common import _fail, _load
 
     from ..checks import selftest
@@ -272,13 +282,13 @@ def _self_test(game, folder, random_cases, seed, readings, as_json) -> None:
         if docs["manifest.json"]["spec"]["game"] != spec.game or docs["manifest.json"]["readings"] != dict(spec.chosen):
             _fail(f"the vectors in {folder} were made for another game or under other readings")
     if as_json or not sys.stderr.isatty():
-        result = selftest.self_test(spec, random_cases, seed, docs)
+        result = selftest.self_test(spec, random_cases, seed, docs, **where)
     else:
         from rich.console import Console
 
         with Console(stderr=True).status("self-test") as status:
             result = selftest.self_test(spec, random_cases, seed, docs,
-                                        progress=lambda m: status.update(f"self-test: {m}"))
+                                        progress=lambda m: status.update(f"self-test: {m}"), **where)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:

@@ -80,7 +80,7 @@ def test_cli_exits_1_when_a_mutant_survives(monkeypatch, spec, tmp_path, docs):
     # the manifest's counts and digests no longer match: the vectors are refused before any run
     res = CliRunner().invoke(main, ["conform", "--self-test", "tick", "--vectors", str(folder), "--random", "0"])
     assert res.exit_code == 2
-    monkeypatch.setattr(selftest.vectors, "generate", lambda s: {
+    monkeypatch.setattr(selftest.vectors, "generate", lambda s, **where: {
         **docs, "moves.json": {**docs["moves.json"], "cases": []}, "games.json": {**docs["games.json"], "cases": []}})
     res = CliRunner().invoke(main, ["conform", "--self-test", "tick", "--random", "0"])
     assert res.exit_code == 1, res.output

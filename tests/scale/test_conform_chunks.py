@@ -35,7 +35,7 @@ def _search(**where) -> dict:
     report = conform.Report(spec.game, "planted", dict(spec.chosen))
     adapter = recipe.start()
     try:
-        cc.search(spec, adapter, recipe, 60, 5, report, ("meld", "move"), **where)
+        cc.search(spec, adapter, recipe, 40, 5, report, ("meld", "move"), **where)
     finally:
         adapter.close()
     return {"divergences": [d.to_json() for d in report.divergences], "requests": adapter.requests,
@@ -70,16 +70,22 @@ def test_batches_do_not_depend_on_the_worker_count():
 
 @pytest.fixture(scope="module")
 def vectors_dir(tmp_path_factory) -> Path:
+    """A vectors folder with its manifest and no cases: the runs below are about the search
+    (generating the full vectors takes longer than these tests may; `rulings vectors` is
+    compared at one and two workers below, on a smaller game)."""
     from rulings.checks import vectors
 
-    return vectors.write(vectors.generate(load("tick")), tmp_path_factory.mktemp("vectors") / "tick")
+    spec = load("tick")
+    docs = {name: vectors._doc(spec, family, []) for family, name in vectors.FILES.items()}
+    docs["manifest.json"] = vectors.manifest(spec, 1, docs, [])
+    return vectors.write(docs, tmp_path_factory.mktemp("vectors") / "tick")
 
 
 def test_conform_json_is_the_same_at_one_and_two_workers(vectors_dir):
     outs = []
     for w in ("1", "2"):
         p = subprocess.run([str(BIN / "rulings"), "conform", "tick", "--adapter", PLANTED, "--vectors",
-                            str(vectors_dir), "--random", "40", "--seed", "2", "--json", "--workers", w],
+                            str(vectors_dir), "--random", "15", "--seed", "2", "--json", "--workers", w],
                            capture_output=True, text=True, timeout=900)
         assert p.returncode == 1, p.stderr          # the planted errors: diverged
         outs.append(json.loads(p.stdout))
@@ -96,10 +102,11 @@ def test_conform_names_a_scheduler_nobody_answers_at(vectors_dir):
 
 
 def test_vectors_are_the_same_files_at_one_and_two_workers(tmp_path):
+    """Garbage: its reading searches (seven, on the executor) give vectors in seconds."""
     folders = []
     for w in ("1", "2"):
         out = tmp_path / f"w{w}"
-        p = subprocess.run([str(BIN / "rulings"), "vectors", "tick", "-o", str(out), "--workers", w],
+        p = subprocess.run([str(BIN / "rulings"), "vectors", "garbage", "-o", str(out), "--workers", w],
                            capture_output=True, text=True, timeout=900)
         assert p.returncode == 0, p.stderr
         folders.append(out)

@@ -36,14 +36,15 @@ def test_a_dask_cluster_gives_the_same_report(in_process):
     assert _report(executor="dask", workers=2) == in_process
 
 
-def test_the_cli_json_is_the_same_byte_for_byte_at_any_worker_count():
+def test_the_cli_json_is_the_same_byte_for_byte_at_any_worker_count_and_executor():
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
     outs = []
-    for w in ("1", "2"):
+    for where in (["--workers", "1"], ["--workers", "2"], ["--executor", "dask", "--workers", "2"]):
         p = subprocess.run([str(BIN / "rulings"), "simulate", "tick", "--players", "2", "--games", "4", "--seed", "5",
-                            "--json", "--workers", w], capture_output=True, text=True, timeout=600)
+                            "--json", *where], capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stderr
         outs.append(p.stdout)
-    assert outs[0] == outs[1]
+    assert outs[0] and outs[0] == outs[1] == outs[2]
 
 
 # ---- a worker that dies --------------------------------------------------------------------------
@@ -130,9 +131,84 @@ def test_ctrl_c_stops_every_local_worker():
     workers = me.children(recursive=True)
     assert len(workers) >= 2, "the workers never started"
     time.sleep(1)
+    sent = time.monotonic()
     p.send_signal(signal.SIGINT)
     p.wait(timeout=30)
+    assert time.monotonic() - sent < 10, "the run did not stop promptly"
     gone, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, f"workers still running after Ctrl-C: {alive}"
     assert p.returncode != 0
-    assert "Traceback" not in p.stderr.read()
+    err = p.stderr.read()
+    assert "Traceback" not in err
+    assert "interrupted: 2 local worker process(es) stopped" in err, err
+
+
+# ---- progress, and one Dask cluster for a command's several pieces of work ------------------------
+
+def test_progress_counts_every_chunk_done_across_workers():
+    seen = []
+    ex.run(square_or_die, [(n, None) for n in range(9)], workers=2, progress=seen.append)
+    assert seen == list(range(1, 10))
+
+
+def test_a_session_starts_one_local_dask_cluster_for_every_run_inside(monkeypatch):
+    distributed = pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    started = []
+    real = distributed.LocalCluster
+
+    def counted(*a, **k):
+        started.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(distributed, "LocalCluster", counted)
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    jobs = [(n, None) for n in range(4)]
+    with ex.session("dask", 2):
+        first = ex.run(square_or_die, jobs, executor="dask", workers=2)
+        second = ex.run(square_or_die, jobs, executor="dask", workers=2)
+    assert first.results == second.results == [n * n for n in range(4)]
+    assert len(started) == 1
+    assert first.where == second.where == "a local Dask cluster of 2 worker processes"
+
+
+def test_a_session_with_a_scheduler_nobody_answers_at_is_an_executor_error():
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    with pytest.raises(ex.ExecutorError, match="no Dask scheduler answers at tcp://127.0.0.1:9"):
+        with ex.session("dask", scheduler="tcp://127.0.0.1:9"):
+            pass
+
+
+def test_a_session_without_dask_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ex.ExecutorError, match=r"pip install 'rulings\[dask\]'"):
+        with ex.session("dask"):
+            pass
+
+
+def test_ctrl_c_stops_a_local_dask_cluster_the_command_started():
+    import signal
+    import time
+
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
+    p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
+                          "--workers", "2", "--executor", "dask"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    me = psutil.Process(p.pid)
+    deadline = time.monotonic() + 90
+    while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.3)
+    time.sleep(5)                        # the workers have imported and are playing
+    workers = me.children(recursive=True)
+    assert len(workers) >= 2, "the cluster's workers never started"
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=60)
+    assert time.monotonic() - sent < 20, "the run did not stop promptly"
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    assert not alive, f"cluster processes still running after Ctrl-C: {alive}"
+    err = p.stderr.read()
+    assert p.returncode != 0 and "Traceback" not in err
+    assert "interrupted: the chunks not done on a local Dask cluster of 2 worker processes cancelled" in err, err
