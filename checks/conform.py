@@ -508,6 +508,24 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
     return out, next(iter(nmove))
 
 
+def searchable(spec: Spec, adapter: Adapter, families, report: Report) -> list[str]:
+    """The questions the search asks: those of `families` the game has (no lays, or no score
+    kept, and the question is not asked) and the implementation takes; each gets its stats
+    in the report, and one the implementation declines says so there."""
+    asked = asked_families(spec)
+    out = []
+    for family in families:
+        if family not in asked:
+            continue
+        stats = report.search.setdefault(family, SearchStats())
+        failure, why = adapter.unavailable(family)
+        if failure:
+            stats.stopped = f"not searched: {why.removeprefix('not sent: ')}"
+            continue
+        out.append(family)
+    return out
+
+
 def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, families=FAMILIES,
            progress: Callable[[str], None] | None = None, rounds: int = 4, shrink: bool = True) -> None:
     """The differential search: `n` random cases per question, each divergence shrunk. A
@@ -519,15 +537,8 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         report.notes.append("the differential search needs Hypothesis (pip install hypothesis); it was skipped")
         return
     t0 = time.perf_counter()
-    asked = asked_families(spec)
-    for family in families:
-        if family not in asked:           # the game has no such question (no lays, or no score kept)
-            continue
-        stats = report.search.setdefault(family, SearchStats())
-        failure, why = adapter.unavailable(family)
-        if failure:
-            stats.stopped = f"not searched: {why.removeprefix('not sent: ')}"
-            continue
+    for family in searchable(spec, adapter, families, report):
+        stats = report.search[family]
         masked: set[str] = set()
         for r in range(rounds):
             if progress:

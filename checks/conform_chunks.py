@@ -183,22 +183,12 @@ def search(spec, adapter, recipe: Recipe, n: int, seed: int, report, families,
     `executor` and `scheduler` say."""
     from rulings import executor as ex
 
-    from .conform import SearchStats, asked_families
+    from .conform import searchable
 
     t0 = time.perf_counter()
     _register(recipe, adapter)
     key = ex.spec_key(spec)
-    active = []
-    asked = asked_families(spec)
-    for family in families:
-        if family not in asked:           # the game has no such question (no lays, or no score kept)
-            continue
-        stats = report.search.setdefault(family, SearchStats())
-        failure, why = adapter.unavailable(family)
-        if failure:
-            stats.stopped = f"not searched: {why.removeprefix('not sent: ')}"
-            continue
-        active.append(family)
+    active = searchable(spec, adapter, families, report)
     masked: dict[str, set] = {f: set() for f in active}
     found: dict[str, list] = {f: [] for f in active}
     sizes = batches(n)
