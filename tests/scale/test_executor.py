@@ -117,29 +117,35 @@ def test_chunks_cover_every_item_in_order():
             assert all(chunks)
 
 
-def test_ctrl_c_stops_every_local_worker():
+def _interrupted(extra: list[str], start: float, settle: float, within: float) -> tuple[int, str]:
+    """`rulings simulate` on two workers, sent SIGINT once they play: its exit code and
+    standard error, after asserting it stopped within `within` seconds and left no worker."""
     import signal
     import time
 
     psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
     p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
-                          "--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                          "--workers", "2", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     me = psutil.Process(p.pid)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + start
     while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
+    time.sleep(settle)                   # the workers have imported and are playing
     workers = me.children(recursive=True)
     assert len(workers) >= 2, "the workers never started"
-    time.sleep(1)
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)
-    p.wait(timeout=30)
-    assert time.monotonic() - sent < 10, "the run did not stop promptly"
-    gone, alive = psutil.wait_procs(workers, timeout=10)
+    p.wait(timeout=3 * within)
+    assert time.monotonic() - sent < within, "the run did not stop promptly"
+    gone, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive, f"workers still running after Ctrl-C: {alive}"
-    assert p.returncode != 0
     err = p.stderr.read()
-    assert "Traceback" not in err
+    assert p.returncode != 0 and "Traceback" not in err
+    return p.returncode, err
+
+
+def test_ctrl_c_stops_every_local_worker():
+    _, err = _interrupted([], start=60, settle=1, within=10)
     assert "interrupted: 2 local worker process(es) stopped" in err, err
 
 
@@ -188,27 +194,6 @@ def test_a_session_without_dask_says_how_to_install_it(monkeypatch):
 
 
 def test_ctrl_c_stops_a_local_dask_cluster_the_command_started():
-    import signal
-    import time
-
     pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
-    psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
-    p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
-                          "--workers", "2", "--executor", "dask"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    me = psutil.Process(p.pid)
-    deadline = time.monotonic() + 90
-    while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.3)
-    time.sleep(5)                        # the workers have imported and are playing
-    workers = me.children(recursive=True)
-    assert len(workers) >= 2, "the cluster's workers never started"
-    sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    p.wait(timeout=60)
-    assert time.monotonic() - sent < 20, "the run did not stop promptly"
-    gone, alive = psutil.wait_procs(workers, timeout=15)
-    assert not alive, f"cluster processes still running after Ctrl-C: {alive}"
-    err = p.stderr.read()
-    assert p.returncode != 0 and "Traceback" not in err
+    _, err = _interrupted(["--executor", "dask"], start=90, settle=5, within=20)
     assert "interrupted: the chunks not done on a local Dask cluster of 2 worker processes cancelled" in err, err
