@@ -631,7 +631,7 @@ def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
     for before, move, after in zip(states, moves, states[1:]):
         o = neutral.expected_outcome(before, move, after)
         step = {"move": neutral.move_to_neutral(spec, move), "compare": o["compare"],
-                "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"]))}
+                "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"], before.current))}
         if o["compare"] == neutral.COMPARE_LEVEL_OVER:
             step["scores"] = o["scores"]
         if o["compare"] != neutral.COMPARE_EXACT and not after.over:
@@ -650,7 +650,7 @@ def _summary(spec: Spec, before: kernel.State, move, after) -> tuple:
     o = neutral.expected_outcome(before, move, after)
     if not o["legal"]:
         return ("refused", tuple(o["clauses"]))
-    return ("legal", o["compare"], neutral.digest(neutral.projection(spec, o["state"], o["compare"])),
+    return ("legal", o["compare"], neutral.digest(neutral.projection(spec, o["state"], o["compare"], before.current)),
             tuple(o.get("scores", ())))
 
 
