@@ -93,8 +93,18 @@ def move(spec, state: kernel.State, decl, ch, hand: list[int]) -> Move:
     if decl.mechanic == "exchange":
         return Move(decl.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
     z = state.zone(board.board_zone(spec).id)
-    if kind == 2:
-        full = sorted({c for v in set(z) if v != L.EMPTY for c in L.in_held(g, z, v) if not g.free(c)})
+    if kind == 2 and decl.mechanic == "mark":      # a space that completes a line of the mover's side
+        side = board.side_of(state, state.current)
+        done = L.completing(g, z, side, [i for i in range(g.size) if z[i] == L.EMPTY and not g.free(i)])
+        cell = ch.choice(done) if done else ch.integer(0, g.size - 1)
+        if "match" in decl.f:
+            fits = [t for t in hand if spec.cards.types[t].natural
+                    and spec.cards.types[t].attrs.get(decl.f["match"]) == g.numbers[cell]]
+            return Move(decl.id, (ch.choice(fits or hand or [spec.cards.naturals[0].index]),), cell=cell)
+    elif kind == 2 or (kind == 1 and decl.mechanic == "unmark"):     # a chip to take: any space is mostly empty
+        others = {v for v in z if v != L.EMPTY} - ({board.side_of(state, state.current)} if decl.mechanic == "unmark"
+                                                    else set())     # a chip to take: another side's
+        full = sorted({c for v in others for c in L.in_held(g, z, v) if not g.free(c)})
         cell = ch.choice(full) if full else ch.integer(0, g.size - 1)
     elif kind == 3:
         cell = ch.choice([i for i in range(g.size) if g.free(i)] or [0])

@@ -184,6 +184,8 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
             out += [c("stock_empty.then"), c("stock_empty.when")]
             if ended:
                 out.append(c("stock_empty.nothing_left"))
+        if decl.then == "end_turn" and not ended:        # the draw passes the turn on
+            out += [c("turn.next_seat"), c("turn")]
     elif decl.mechanic == "lay":
         from rulings.kernel.lay import contract_of
 
@@ -214,6 +216,12 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         out += [decl.clause, c("turn.next_seat"), c("turn"), c("turn.count")]
     else:
         out.append(decl.clause)
+    from rulings.kernel import board
+
+    if decl.mechanic in board.MECHANICS:
+        out += board_consulted(state, move, after)
+    if after.over and not ended:            # the game ended at once, on the move
+        out += [c("game_end.at_once"), c("game_end.winner")]
     if ended:
         res = after.results[len(state.results)]
         if decl.then == "end_turn" and res.went_out == state.current:
@@ -226,6 +234,22 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         else:
             out.append(c("game_end.when"))     # ... or none: the game is over
     return [x for x in dict.fromkeys(out) if x]
+
+
+def board_consulted(state: kernel.State, move, after) -> list[str]:
+    """The clauses a legal board move consulted (its spaces, the sides, and, when it ended
+    the game, the lines): the kernel's trace of the move, less the game-end test a move
+    that does not end the game makes of the state after it (the trace's last part)."""
+    from rulings.kernel import flow, trace
+
+    with trace.tracing(True) as seen:
+        kernel.apply(state, move)
+    seen = list(seen)
+    if not after.over:
+        with trace.tracing(True) as end:
+            flow.game_over_at_once(after)
+        seen = seen[:len(seen) - len(end)]
+    return [cid for cid, _, part in seen if part == "move"]
 
 
 def neutral_counts(cards, width: int) -> tuple[int, ...]:
