@@ -12,7 +12,8 @@ pile per seat, bottom first), `stock` (bottom first, top last), `players`, `deal
 `to_play`, `phase` (`play` or `draw`), `turns_finished`, `lays_this_turn` (dead cards
 exchanged this turn), `reshuffles`. Moves: {"cover": {"card": "7+", "at": [row, col]}},
 {"cover_any": [row, col]} (a Plus card), {"uncover": [row, col]} (a Minus card),
-{"swap_dead": "7+"}, {"draw": "stock"}. A move that wins answers `"phase": "over"` and the
+{"swap_dead": "7+"}, {"swap_stuck": "7+"} (a further dead card, for a player with no other
+move: the spec's assumption no-playable-card), {"draw": "stock"}. A move that wins answers `"phase": "over"` and the
 winning seats in `winners`.
 
 The planted errors (pass some of them, by name, to `SequenceNumbers(...)`):
@@ -125,6 +126,20 @@ class SequenceNumbers:
         r, c = arg
         return r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else None
 
+    def can_play(self, s, cells) -> bool:
+        """Whether the player to move has a card they may play, or the turn's exchange left."""
+        me = s["to_play"]
+        hand, mine = s["hands"][me], str(self.side(s, me))
+        if any(self.open_spaces(cells, c) for c in hand):
+            return True
+        if "P" in hand and any(n and cells[i] == EMPTY for i, n in enumerate(NUMBERS)):
+            return True
+        if "M" in hand:
+            for i, v in enumerate(cells):
+                if v not in (EMPTY, FREE, mine) and not any(i in w for w in self.full_windows(cells, int(v))):
+                    return True
+        return s.get("lays_this_turn", 0) < 1 and any(self.number(c) is not None for c in hand)
+
     def refill(self, s) -> bool:
         """The discard piles shuffled into a new draw pile; False when there is nothing."""
         cards = [c for pile in s["discards"] for c in pile]
@@ -162,12 +177,14 @@ class SequenceNumbers:
             return {"legal": True, "state": s}
         if s["phase"] != "play":
             return no
-        if mid == "swap_dead":
+        if mid in ("swap_dead", "swap_stuck"):
             card = str(arg).upper()
-            if "dead-card-kept" in self.plant or card not in hand or s.get("lays_this_turn", 0) >= 1:
+            if card not in hand or self.number(card) is None or self.open_spaces(cells, card):
                 return no
-            if self.number(card) is None or self.open_spaces(cells, card):
+            if mid == "swap_dead" and ("dead-card-kept" in self.plant or s.get("lays_this_turn", 0) >= 1):
                 return no
+            if mid == "swap_stuck" and self.can_play(s, cells):
+                return no                           # only for a player with no other move
             hand.remove(card)
             s["discards"][me].append(card)
             if not s["stock"] and not self.refill(s):

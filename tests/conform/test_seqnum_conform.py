@@ -44,7 +44,7 @@ def conform(vectors, factory: str, code: int, random: int) -> dict:
 def test_the_vectors_ask_board_questions(seqnum_vectors):
     moves = json.loads((seqnum_vectors / "moves.json").read_text())["cases"]
     kinds = {next(iter(v["scenario"]["move"])) for v in moves}
-    assert kinds == {"draw", "cover", "cover_any", "uncover", "swap_dead"}
+    assert kinds >= {"draw", "cover", "cover_any", "uncover", "swap_dead"}
     refused = {c for v in moves if not v["legal"] for c in v["clauses"]}
     assert {"dead-card", "play-a-card", "minus-card"} <= refused
     boards = {"".join(v["scenario"]["board"]) for v in moves}
