@@ -93,6 +93,8 @@ def move(spec, state: kernel.State, decl, ch, hand: list[int]) -> Move:
     if decl.mechanic == "exchange":
         return Move(decl.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
     z = state.zone(board.board_zone(spec).id)
+    if kind == 1 and decl.mechanic == "mark" and "card" in decl.f:     # any space is what kind 0 offers
+        kind = 2
     if kind == 2 and decl.mechanic == "mark":      # a space that completes a line of the mover's side
         side = board.side_of(state, state.current)
         done = L.completing(g, z, side, [i for i in range(g.size) if z[i] == L.EMPTY and not g.free(i)])

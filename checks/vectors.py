@@ -496,6 +496,16 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
     for _ in range(300 * size):
         state = cases.situation(spec, ch)
         consider(state, cases.candidate_move(spec, state, ch))
+    from rulings.kernel import board
+
+    ch = RandomChooser("move:board")        # each board move asked in situations of its own phase
+    for decl in [m for m in kernel.rules(spec).moves.values() if m.mechanic in board.MECHANICS]:
+        from . import board_cases
+
+        for _ in range(100 * size):
+            state = cases.situation(spec, ch).replace(phase=decl.phase)
+            hand = [t for t, k in enumerate(state.hand()) for _ in range(k)]
+            consider(state, board_cases.move(spec, state, decl, ch, hand))
     ch = RandomChooser("move:game")
     for _ in range(100 * size):
         state = cases.game_situation(spec, ch)
