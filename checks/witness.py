@@ -81,7 +81,7 @@ def smaller(state: kernel.State) -> list[kernel.State]:
         if z.each:
             continue
         if z.kind == "board":           # a board keeps its spaces: chips come off it
-            out += _fewer_chips(state, z.id)
+            out += _fewer_marks(state, z.id)
             continue
         out += [state.with_zone(z.id, cut) for cut in _halves(state.zone(z.id))]
     if state.turns_finished:
@@ -106,13 +106,13 @@ def smaller(state: kernel.State) -> list[kernel.State]:
     return out
 
 
-def _fewer_chips(state: kernel.State, zid: str) -> list[kernel.State]:
+def _fewer_marks(state: kernel.State, zid: str) -> list[kernel.State]:
     """The board with fewer chips: none, half of them, one less."""
     from rulings.lines import EMPTY
 
     b = state.zone(zid)
-    chips = [i for i, v in enumerate(b) if v != EMPTY]
-    cuts = [chips, chips[:len(chips) // 2], chips[len(chips) // 2:]] + [[i] for i in chips]
+    marked = [i for i, v in enumerate(b) if v != EMPTY]
+    cuts = [marked, marked[:len(marked) // 2], marked[len(marked) // 2:]] + [[i] for i in marked]
     out, seen = [], set()
     for cut in cuts:
         if cut and tuple(cut) not in seen:
