@@ -168,7 +168,7 @@ def exchange_findings(spec) -> list[Finding]:
     g = B.grid(spec)
     out = []
     for m in r.moves.values():
-        if m.mechanic != "exchange":
+        if m.mechanic != "exchange" or "only_if" in m.f:     # an exchange kept for a stuck player: below
             continue
         target = r.moves[m.f["dead_for"]]
         attr = target.f["match"]
@@ -178,7 +178,7 @@ def exchange_findings(spec) -> list[Finding]:
         st = _state(spec, 2, marks, [[a.index], [x.index for x in naturals[-5:]]], stock=[b.index])
         st = st.replace(phase=m.phase)
         first = kernel.apply(st, Move(m.id, (a.index,)))
-        verdict, question, resolved = "", "", True
+        verdict, question, resolved, assumed = "", "", True, []
         if isinstance(first, kernel.Refusal):
             verdict = f"the first exchange is refused: {first.why}"
         else:
@@ -186,8 +186,14 @@ def exchange_findings(spec) -> list[Finding]:
             verdict = ("the card brought is dead too; a second exchange in the turn is "
                        + (f"refused ({second.why})" if isinstance(second, kernel.Refusal) else "allowed"))
             try:
-                kernel.legal_moves(first)
-                verdict += "; the player has another move"
+                offered = kernel.legal_moves(first)
+                kept = sorted({r.moves[x.id].clause for x in offered if "only_if" in r.moves[x.id].f})
+                if offered and len(kept) == len({r.moves[x.id].clause for x in offered}):
+                    verdict += (f"; with nothing else in hand, the text does not say what the player does "
+                                f"({B.NO_MOVE[1]}); the spec's assumption {', '.join(kept)} lets them go on")
+                    question, resolved, assumed = B.NO_MOVE[1], False, kept
+                else:
+                    verdict += "; the player has another move"
             except kernel.Undecided as e:
                 verdict += f"; with nothing else in hand, no clause says what the player does: {e.question}"
                 question, resolved = e.question, False
@@ -197,11 +203,13 @@ def exchange_findings(spec) -> list[Finding]:
             sources=_sources(spec, [m.clause, per]),
             question="what if the card an exchange brings has no space left either?",
             verdict=verdict, resolved=resolved,
-            resolution=("one exchange a turn is decided; what a player with no playable card does is not"
+            resolution=(f"one exchange a turn is decided; what a player with no playable card does rests on the "
+                        f"assumption {', '.join(assumed)}" if assumed else
+                        "one exchange a turn is decided; what a player with no playable card does is not"
                         if not resolved else "decided by the exchange clause"),
             witness={"scenario": dict(codec.state_to_doc(st), moves=[codec.move_to_doc(spec, Move(m.id, (a.index,))),
                                                                       codec.move_to_doc(spec, Move(m.id, (b.index,)))]),
-                     "question": question},
+                     "question": question, **({"assumed": assumed} if assumed else {})},
             method=METHOD))
     return out
 

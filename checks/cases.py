@@ -135,6 +135,10 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
     hand = list(meld_hand(spec, ch, groups=(1, 4), most=7, wilds=3, deck=full))
     if not sum(hand):
         hand[spec.cards.naturals[0].index] = 1
+    if any(z.kind == "board" for z in r.zones.values()):
+        from . import board_cases
+
+        hand = board_cases.named_cards(spec, ch, hand, full)
     deck.subtract(Counter(_cards(hand)))
     current = (1 + turns) % n
     lay = r.lay_move()
@@ -150,6 +154,8 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
             mover = c.start if paid_mode == 0 else ch.integer(0, c.start) if paid_mode == 1 else 0
             values[cid] = tuple(mover if s == current else (0 if paid_mode == 2 else c.start) for s in range(n))
     lays_now = ch.integer(0, 1) if down and phase != starts else 0
+    if any(m.mechanic == "exchange" and m.f.get("per_turn") == "one" and m.phase == phase for m in r.moves.values()):
+        lays_now = ch.integer(0, 1)         # a once-a-turn exchange made already, or not
     order = sorted(deck.elements())
     random.Random(ch.integer(0, 3)).shuffle(order)      # which cards lie where, beyond the mover's
     pool = Counter(order)
@@ -210,14 +216,19 @@ def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.Stat
             pile = tuple(under + top)
             zones.append(tuple(pile if s == current else () for s in range(n)) if z.each else pile)
         elif z.kind == "board":
-            from rulings.kernel.board import empty
+            from . import board_cases
 
-            zones.append(empty(spec))
+            zones.append(board_cases.build(spec, ch, n, hand))
         else:
             zones.append(tuple(() for _ in range(n)) if z.each else ())
     counters = tuple(values[c.id] for c in r.counters.values())
     inputs = tuple((i.id, (), False if i.default is None else i.default) for i in r.inputs.values())
-    return kernel.State(0, 1, 0, current, phase, turns, n, tuple(zones), counters, inputs, lays_now, 0, (), (), spec)
+    state = kernel.State(0, 1, 0, current, phase, turns, n, tuple(zones), counters, inputs, lays_now, 0, (), (), spec)
+    if any(z.kind == "board" for z in r.zones.values()):
+        from . import board_cases
+
+        state = board_cases.not_over(state)
+    return state
 
 
 # ---- seeded games -------------------------------------------------------------------------------
@@ -316,7 +327,10 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         options = [m.id for m in every] + ["legal", "absent"]
         kind = ch.choice(options)
         if kind == "legal":
-            moves = kernel.legal_moves(state)
+            try:
+                moves = kernel.legal_moves(state)
+            except kernel.Undecided:        # no clause says what the mover may do: ask about any move
+                moves = []
             if moves:
                 return ch.choice(moves)
             kind = ch.choice([m.id for m in every])     # none is legal here: ask about any move
@@ -346,6 +360,12 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
     if pick.mechanic == "extend":
         return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,),
                     seat=ch.integer(0, state.players - 1), group=ch.integer(0, 2))
+    from rulings.kernel import board
+
+    if pick.mechanic in board.MECHANICS:
+        from . import board_cases
+
+        return board_cases.move(spec, state, pick, ch, hand)
     if pick.mechanic != "lay":      # a mechanic with no question shaped for it here (a table, a board): a move
         legal = kernel.legal_moves(state)       # of it the kernel offers, else any the kernel offers
         mine = [m for m in legal if m.id == pick.id]

@@ -241,7 +241,7 @@ def judge_move(spec: Spec, adapter: Adapter, cid: str, state: dict, move: dict, 
         diffs.append(f"legal: expected {str(expected['legal']).lower()}, got {str(got['legal']).lower()}")
     elif expected["legal"] and "state" in got:
         diffs += [f"state after: {d}" for d in neutral.compare_states(spec, expected["state"], got["state"],
-                                                                       expected["compare"])]
+                                                                       expected["compare"], state.get("to_play"))]
         if expected.get("scores") is not None and got.get("scores") is not None and got["scores"] != expected["scores"]:
             diffs.append(f"scores: expected {expected['scores']}, got {got['scores']}")
     return Outcome(family, cid, "fail" if diffs else "pass", situation, said_spec, got, diffs, extra=extra or {})
@@ -322,12 +322,13 @@ def run_game(spec: Spec, adapter: Adapter, game: dict) -> Outcome:
             state = step["next"]
             continue
         try:
-            mine = neutral.digest(neutral.projection(spec, got["state"], step["compare"]))
+            mine = neutral.digest(neutral.projection(spec, got["state"], step["compare"], state.get("to_play")))
         except neutral.NeutralError as e:
             mine = str(e)
         if mine != step["digest"]:
             expected = _replayed(spec, state, step["move"])
-            diffs = neutral.compare_states(spec, expected.get("after", {}), got["state"], step["compare"]) \
+            diffs = neutral.compare_states(spec, expected.get("after", {}), got["state"], step["compare"],
+                                           state.get("to_play")) \
                 if expected.get("after") else []
             return Outcome("game", game["id"], "fail", situation, expected, got,
                            [f"state after step {i + 1}: {d}" for d in diffs] or

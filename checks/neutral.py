@@ -172,12 +172,14 @@ def _seats(state: Mapping, key: str) -> list:
     return v if isinstance(v, list) else []
 
 
-def projection(spec: Spec, state: Mapping, compare: str) -> dict:
+def projection(spec: Spec, state: Mapping, compare: str, mover: int | None = None) -> dict:
     """The part of a situation that an outcome of this kind fixes, in a canonical form:
-    hands and melds as multisets in the game's card order, piles in order."""
+    hands and melds as multisets in the game's card order, piles in order. `mover`: the
+    seat that made the move (by default the seat to play after it; a draw that ends the
+    turn has passed it on)."""
     r = kernel.rules(spec)
     if r.hand is None:
-        return _projection_without_hand(spec, state, compare)
+        return _projection_without_hand(spec, state, compare, mover)
     hand = r.hand.id
     if not isinstance(state, Mapping) or not isinstance(state.get(hand), list):
         raise NeutralError(f"not a situation: it needs `{hand}`, a list with each seat's cards")
@@ -210,9 +212,11 @@ def projection(spec: Spec, state: Mapping, compare: str) -> dict:
         out[c.id] = state.get(c.id)
     for i in r.inputs:
         out[i] = state.get(i)
+    if state.get("winners"):            # the game ended at once: who won
+        out["winners"] = state.get("winners")
     stock = r.stock
     if compare == COMPARE_SHUFFLED and stock is not None:
-        mover = state.get("to_play")
+        mover = state.get("to_play") if mover is None else mover
         if isinstance(mover, int) and 0 <= mover < len(hands):
             out[stock.id] = {"cards of the stock and the mover's hand": sort_tokens(spec, out[stock.id] + hands[mover]),
                              "stock size": len(out[stock.id])}
@@ -224,7 +228,7 @@ def _layout_text(v) -> list[str]:
     return [str(t).upper() for t in (v.split() if isinstance(v, str) else v if isinstance(v, list) else [])]
 
 
-def _projection_without_hand(spec: Spec, state: Mapping, compare: str) -> dict:
+def _projection_without_hand(spec: Spec, state: Mapping, compare: str, mover: int | None = None) -> dict:
     """`projection` for a game whose players hold their cards in piles and layouts of their
     own (no hand): those zones stand where the hands stand, layouts position by position."""
     r = kernel.rules(spec)
@@ -253,7 +257,7 @@ def _projection_without_hand(spec: Spec, state: Mapping, compare: str) -> dict:
         out["finished"] = state.get("finished")
     stock = r.stock
     if compare == COMPARE_SHUFFLED and stock is not None:
-        mover = state.get("to_play")
+        mover = state.get("to_play") if mover is None else mover
         held = [z for z in own if z.kind == "pile"]
         if isinstance(mover, int) and held and 0 <= mover < len(out[held[0].id]):
             pile = out[held[0].id]
@@ -290,14 +294,15 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
     return []
 
 
-def compare_states(spec: Spec, expected: Mapping, got: Any, compare: str) -> list[str]:
-    """How an implementation's state after a move differs from the spec's (empty: it agrees)."""
+def compare_states(spec: Spec, expected: Mapping, got: Any, compare: str, mover: int | None = None) -> list[str]:
+    """How an implementation's state after a move differs from the spec's (empty: it agrees);
+    `mover` as for `projection`."""
     if not isinstance(got, Mapping):
         return [f"the state after the move is not a JSON object: {json.dumps(got)[:200]}"]
     try:
-        g = projection(spec, got, compare)
+        g = projection(spec, got, compare, mover)
     except NeutralError as e:
         return [str(e)]
-    return differences(projection(spec, expected, compare), g)
+    return differences(projection(spec, expected, compare, mover), g)
 
 

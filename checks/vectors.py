@@ -184,6 +184,8 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
             out += [c("stock_empty.then"), c("stock_empty.when")]
             if ended:
                 out.append(c("stock_empty.nothing_left"))
+        if decl.then == "end_turn" and not ended:        # the draw passes the turn on
+            out += [c("turn.next_seat"), c("turn")]
     elif decl.mechanic == "lay":
         from rulings.kernel.lay import contract_of
 
@@ -214,6 +216,12 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         out += [decl.clause, c("turn.next_seat"), c("turn"), c("turn.count")]
     else:
         out.append(decl.clause)
+    from rulings.kernel import board
+
+    if decl.mechanic in board.MECHANICS:
+        out += board_consulted(state, move, after)
+    if after.over and not ended:            # the game ended at once, on the move
+        out += [c("game_end.at_once"), c("game_end.winner")]
     if ended:
         res = after.results[len(state.results)]
         if decl.then == "end_turn" and res.went_out == state.current:
@@ -226,6 +234,22 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         else:
             out.append(c("game_end.when"))     # ... or none: the game is over
     return [x for x in dict.fromkeys(out) if x]
+
+
+def board_consulted(state: kernel.State, move, after) -> list[str]:
+    """The clauses a legal board move consulted (its spaces, the sides, and, when it ended
+    the game, the lines): the kernel's trace of the move, less the game-end test a move
+    that does not end the game makes of the state after it (the trace's last part)."""
+    from rulings.kernel import flow, trace
+
+    with trace.tracing(True) as seen:
+        kernel.apply(state, move)
+    seen = list(seen)
+    if not after.over:
+        with trace.tracing(True) as end:
+            flow.game_over_at_once(after)
+        seen = seen[:len(seen) - len(end)]
+    return [cid for cid, _, part in seen if part == "move"]
 
 
 def neutral_counts(cards, width: int) -> tuple[int, ...]:
@@ -472,6 +496,16 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
     for _ in range(300 * size):
         state = cases.situation(spec, ch)
         consider(state, cases.candidate_move(spec, state, ch))
+    from rulings.kernel import board
+
+    ch = RandomChooser("move:board")        # each board move asked in situations of its own phase
+    for decl in [m for m in kernel.rules(spec).moves.values() if m.mechanic in board.MECHANICS]:
+        from . import board_cases
+
+        for _ in range(100 * size):
+            state = cases.situation(spec, ch).replace(phase=decl.phase)
+            hand = [t for t, k in enumerate(state.hand()) for _ in range(k)]
+            consider(state, board_cases.move(spec, state, decl, ch, hand))
     ch = RandomChooser("move:game")
     for _ in range(100 * size):
         state = cases.game_situation(spec, ch)
@@ -631,7 +665,7 @@ def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
     for before, move, after in zip(states, moves, states[1:]):
         o = neutral.expected_outcome(before, move, after)
         step = {"move": neutral.move_to_neutral(spec, move), "compare": o["compare"],
-                "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"]))}
+                "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"], before.current))}
         if o["compare"] == neutral.COMPARE_LEVEL_OVER:
             step["scores"] = o["scores"]
         if o["compare"] != neutral.COMPARE_EXACT and not after.over:
@@ -650,7 +684,7 @@ def _summary(spec: Spec, before: kernel.State, move, after) -> tuple:
     o = neutral.expected_outcome(before, move, after)
     if not o["legal"]:
         return ("refused", tuple(o["clauses"]))
-    return ("legal", o["compare"], neutral.digest(neutral.projection(spec, o["state"], o["compare"])),
+    return ("legal", o["compare"], neutral.digest(neutral.projection(spec, o["state"], o["compare"], before.current)),
             tuple(o.get("scores", ())))
 
 

@@ -80,6 +80,9 @@ def smaller(state: kernel.State) -> list[kernel.State]:
     for z in r.zones.values():
         if z.each:
             continue
+        if z.kind == "board":           # a board keeps its spaces: chips come off it
+            out += _fewer_marks(state, z.id)
+            continue
         out += [state.with_zone(z.id, cut) for cut in _halves(state.zone(z.id))]
     if state.turns_finished:
         t = state.turns_finished
@@ -100,6 +103,21 @@ def smaller(state: kernel.State) -> list[kernel.State]:
     out += [state.with_zone(r.hand.id, h, me) for h in _fewer(state.hand(me))]
     if state.reshuffles:
         out.append(state.replace(reshuffles=0))
+    return out
+
+
+def _fewer_marks(state: kernel.State, zid: str) -> list[kernel.State]:
+    """The board with fewer chips: none, half of them, one less."""
+    from rulings.lines import EMPTY
+
+    b = state.zone(zid)
+    marked = [i for i, v in enumerate(b) if v != EMPTY]
+    cuts = [marked, marked[:len(marked) // 2], marked[len(marked) // 2:]] + [[i] for i in marked]
+    out, seen = [], set()
+    for cut in cuts:
+        if cut and tuple(cut) not in seen:
+            seen.add(tuple(cut))
+            out.append(state.with_zone(zid, tuple(EMPTY if i in cut else v for i, v in enumerate(b))))
     return out
 
 

@@ -74,7 +74,12 @@ class Cards:
         return tuple(t for t in self.types if t.wild)
 
     def by_token(self) -> dict[str, CardType]:
-        return {t.token.upper(): t for t in self.types}
+        """Token (upper case) to card type; built once per card set (do not modify it)."""
+        memo = self.__dict__.get("_by_token")
+        if memo is None:
+            memo = {t.token.upper(): t for t in self.types}
+            self.__dict__["_by_token"] = memo
+        return memo
 
     def code(self, attr: str, value: object) -> int:
         """An integer standing for an attribute value: the value itself when it is an

@@ -92,7 +92,8 @@ def counts_for(g: Grid, board: Sequence[int], side: int, cell: int) -> bool:
 
 def full(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
     """Every line all of whose spaces count for the side."""
-    return tuple(ln for ln in g.lines if all(counts_for(g, board, side, c) for c in ln))
+    mine = [counts_for(g, board, side, c) for c in range(g.size)]
+    return tuple(ln for ln in g.lines if all(mine[c] for c in ln))
 
 
 def most_together(lines: Sequence[tuple[int, ...]], share: int) -> tuple[tuple[int, ...], ...]:
@@ -139,8 +140,9 @@ def held(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...
         return most_together(full(g, board, side), 0)
     out = []
     step = max(g.line - g.share, 1)
+    mine = [counts_for(g, board, side, c) for c in range(g.size)]     # once per board, not per stripe
     for stripe in g.stripes:
-        ok = [counts_for(g, board, side, c) for c in stripe]
+        ok = [mine[c] for c in stripe]
         i, last = 0, None
         while i + g.line <= len(stripe):
             if all(ok[i:i + g.line]) and (last is None or i - last >= step):

@@ -15,7 +15,9 @@ Mechanics:
   off; with `protect: completed`, not a chip on a full line of its side.
 - `exchange`: a card no space is left for (both of its spaces covered, for the mark move
   `dead_for`) to the mover's `pile`, and a card from the `from` pile into the hand; with
-  `per_turn: one`, once a turn (counted in the state's `lays_this_turn`).
+  `per_turn: one`, once a turn (counted in the state's `lays_this_turn`, which no other
+  board move counts: the exchange is not the turn's card); with `only_if: no_other_move`,
+  only by a player who has no other board move of the phase (and any number of times).
 
 The expression accessor `lines(ZONE)` is the number of lines the player's side holds on a
 board zone (`rulings.lines.held`).
@@ -239,7 +241,21 @@ def check_exchange(state: State, r: Rules, decl: MoveDecl, card: int | None) -> 
     t = state.spec.cards.types[card]
     if not t.natural or _spaces_for(state, target, card):
         return Refusal((decl.clause,), f"{t.token} still has an open space; only a card with none may be exchanged")
+    if decl.f.get("only_if") == "no_other_move":
+        trace.rest(r.clause(f"moves.{decl.id}.only_if"), "whether the player has another move")
+        if _has_other_move(state, decl):
+            return Refusal((r.clause(f"moves.{decl.id}.only_if"),),
+                           f"a {decl.id} is only for a player with no other move, and this one has one")
     return None
+
+
+def _has_other_move(state: State, decl: MoveDecl) -> bool:
+    """Whether a board move of this phase other than those kept for a player with no other
+    move may be made now."""
+    r = rules(state.spec)
+    with trace.tracing(False):
+        return any(options(state, m) for m in r.moves.values()
+                   if m.phase == decl.phase and m.mechanic in MECHANICS and "only_if" not in m.f)
 
 
 def exchange(state: State, r: Rules, decl: MoveDecl, card: int | None) -> State | Refusal:

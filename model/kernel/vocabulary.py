@@ -36,7 +36,7 @@ MECHANIC_FIELDS = {
     "fill": ("from", "to", "wild", "onto_wild", "compulsory"),
     "mark": ("to", "pile", "match", "card"),
     "unmark": ("to", "pile", "card", "protect"),
-    "exchange": ("pile", "from", "dead_for", "per_turn"),
+    "exchange": ("pile", "from", "dead_for", "per_turn", "only_if"),
 }
 OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
@@ -113,6 +113,7 @@ RESTRICTIONS = {
     "moves.*.onto_wild": "no card displaces a wild",
     "turn.after_win": "every round starts with the player turn.first names",
     "moves.*.protect": "any chip of another side may be taken off",
+    "moves.*.only_if": "the move may be made whatever else the player could do",
 }
 
 
