@@ -15,6 +15,10 @@ settings.register_profile("ci", max_examples=400, **_COMMON)
 settings.register_profile("quick", max_examples=40, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# the suite runs a process per core already (pytest-xdist): a command a test runs works in
+# its own process unless the test asks for workers (`--workers N`); a user's own setting stands
+os.environ.setdefault("RULINGS_WORKERS", "1")
+
 
 @pytest.fixture(scope="session")
 def tick():

@@ -5,7 +5,8 @@ import re
 
 import click
 
-WORKERS_HELP = "Worker processes (default: every core of this machine; 1: in this process)."
+WORKERS_HELP = ("Worker processes (default: every core of this machine, or the environment variable "
+                "RULINGS_WORKERS; 1: in this process).")
 EXECUTOR_HELP = ("local: worker processes of this machine; dask: a Dask cluster (--scheduler, or a local "
                  "cluster started and stopped for this run; needs pip install 'rulings[dask]').")
 SCHEDULER_HELP = "With --executor dask: the address of a running Dask scheduler, such as tcp://10.0.0.5:8786."
