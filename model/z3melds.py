@@ -201,7 +201,7 @@ class _Queries:
         if r == z3.sat:
             return Verdict(True, melds=self._fresh_witness(hand, None) if witness else [], engine="z3")
         if r == z3.unsat:
-            return Verdict(False, violations=self._explain(hand, best=False) if explain else [], engine="z3")
+            return self._refused(hand, best=False, explain=explain)
         return self._unknown()
 
     def best(self, hand) -> Verdict:
@@ -212,7 +212,7 @@ class _Queries:
         base = self._hand(hand) + ([self.keep_lit] if self.keep_lit is not None else [])
         r = self._check(base)
         if r == z3.unsat:
-            return Verdict(False, violations=self._explain(hand, best=True), engine="z3")
+            return self._refused(hand, best=True)
         if r != z3.sat:
             return self._unknown()
         model = self.s.model()
@@ -274,12 +274,29 @@ class _Queries:
         without them for speed)."""
         return self
 
+    def _fresh_explainer(self) -> "_Queries | None":
+        """A second explainer with no history, where the first could not confirm the
+        refusal (None: there is none to build)."""
+        return None
+
     def _explain(self, hand, best: bool) -> list[Violation]:
-        ex = self._explainer()
-        base = ex._hand(hand) + ([ex.keep_lit] if best and ex.keep_lit is not None else [] if best else [ex.all_laid])
-        if ex._check(base) != z3.unsat:
-            return []
-        return ex._violations(base)
+        """The clauses that forbid the lay-down; empty when neither explainer could confirm
+        the refusal (unknown within its time limit), which the verdict then says."""
+        for ex in (self._explainer(), self._fresh_explainer()):
+            if ex is None:
+                break
+            base = ex._hand(hand) + ([ex.keep_lit] if best and ex.keep_lit is not None else [] if best
+                                     else [ex.all_laid])
+            if ex._check(base) == z3.unsat:
+                return ex._violations(base)
+        return []
+
+    def _refused(self, hand, best: bool, explain: bool = True) -> Verdict:
+        if not explain:
+            return Verdict(False, engine="z3")
+        why = self._explain(hand, best)
+        return Verdict(False, violations=why, engine="z3",
+                       note="" if why else "z3 could not name the clauses that forbid it (unknown within its time limit)")
 
     def _violations(self, base: list) -> list[Violation]:
         """A minimal set of clauses that forbids the lay-down, rule clauses first.
@@ -574,6 +591,10 @@ class MeldSolver(_Queries):
     def _explainer(self) -> "MeldSolver":
         if self._tagged_twin is None:
             self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True, ctx=self.ctx)
+        return self._tagged_twin
+
+    def _fresh_explainer(self) -> "MeldSolver":
+        self._tagged_twin = MeldSolver(self.spec, self.contract, self.N, tagged=True, ctx=self.ctx)
         return self._tagged_twin
 
     def _lit(self, clause: str) -> str:
