@@ -280,8 +280,8 @@ class _Queries:
         return None
 
     def _explain(self, hand, best: bool) -> list[Violation]:
-        """The clauses that forbid the lay-down; empty when neither explainer could confirm
-        the refusal (unknown within its time limit), which the verdict then says."""
+        """The clauses that forbid the lay-down; empty when neither explainer confirmed the
+        refusal (unknown within its time limit, or not unsat), which the verdict then says."""
         for ex in (self._explainer(), self._fresh_explainer()):
             if ex is None:
                 break
@@ -296,7 +296,7 @@ class _Queries:
             return Verdict(False, engine="z3")
         why = self._explain(hand, best)
         return Verdict(False, violations=why, engine="z3",
-                       note="" if why else "z3 could not name the clauses that forbid it (unknown within its time limit)")
+                       note="" if why else "z3 could not name the clauses that forbid it (its explainer did not confirm the refusal)")
 
     def _violations(self, base: list) -> list[Violation]:
         """A minimal set of clauses that forbids the lay-down, rule clauses first.
