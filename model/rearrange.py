@@ -118,21 +118,13 @@ def _best_search(spec, contract, table, hand, by) -> Placement:
     return _placement(spec, contract, table, hand, melds, "reference", by)
 
 
-def _laid_sum(sp, spec, by: str):
-    """Cards (or face value) laid in all, one term per solver, made once."""
-    import z3
-
+def _laid_text(sp, spec, by: str) -> str:
+    """Cards (or face value) laid in all, as SMT-LIB text over the solver's L variables."""
     from . import z3melds
 
-    cache = sp.__dict__.setdefault("_laid_sums", {})
-    if by not in cache:
-        types = spec.cards.types
-        weight = {t: 1 if by == "cards" else types[t].value for t in sp.L}
-        if isinstance(sp, z3melds.MeldSolver):        # one parse, not a Python term per card type
-            cache[by] = sp.term(z3melds._sum([z3melds._mul(weight[t], f"L_{t}") for t in sp.L]))
-        else:
-            cache[by] = z3.Sum([weight[t] * sp.L[t] for t in sp.L])
-    return cache[by]
+    types = spec.cards.types
+    return z3melds._sum([z3melds._mul(1 if by == "cards" else types[t.index].value, f"L_{t.index}")
+                         for t in sp.types])
 
 
 def _most_placeable(spec, contract, table, hand, by) -> int | None:
@@ -181,15 +173,31 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
     from . import z3melds
 
     both = tuple(x + y for x, y in zip(table, hand))
-    sp = z3melds.build(spec, contract, z3melds._capacity(both), alone=True)
+    sp = z3melds.for_position(spec, contract, both)
     base = sp._hand(both)
     offset = _value(spec, table, by)                          # laid = placed + the table's own
-    laid = _laid_sum(sp, spec, by)
-    sp.s.add([sp.L[t] >= table[t] for t in sp.L if table[t]])
+    text = isinstance(sp, z3melds.MeldSolver)                 # questions as text: one parse each
+    laid_text = _laid_text(sp, spec, by)
+    laid = sp.term(laid_text) if text else z3.Sum([(1 if by == "cards" else spec.cards.types[t].value) * sp.L[t]
+                                                   for t in sp.L])
+    floor = [(t, n) for t, n in enumerate(table) if n]        # the table's cards stay on it
+    if text:
+        sp.s.from_string("\n".join(f"(assert (>= L_{t} {n}))" for t, n in floor))
+    else:
+        sp.s.add([sp.L[t] >= n for t, n in floor])
+    whole = _value(spec, hand, by)
+    positive = by == "cards" or all(spec.cards.types[t].value > 0 for t, n in enumerate(hand) if n)
 
     def at_least(k):
-        bound = z3.Bool(f"placed_ge_{by}_{k}", sp.ctx)
-        sp.s.add(z3.Implies(bound, laid >= k + offset))
+        if k == whole and positive:                           # the whole hand: every card laid, much faster
+            return sp._check(base + [sp.all_laid])
+        name = f"placed_ge_{by}_{k}"
+        if text:
+            sp.s.from_string(f"(declare-const {name} Bool)\n(assert (=> {name} (>= {laid_text} {k + offset})))")
+            bound = z3.Bool(name, sp.ctx)
+        else:
+            bound = z3.Bool(name, sp.ctx)
+            sp.s.add(z3.Implies(bound, laid >= k + offset))
         return sp._check(base + [bound])
 
     def reached():

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import itertools
 import re
 
@@ -390,7 +391,8 @@ class _Plan:
     own clause relaxed: any cards, its size bounds and shape gone, its rules kept."""
 
     def __init__(self, q: "MeldSolver", kind, shapeless: bool, number: int):
-        self.q, self.kind, self.shapeless = q, kind, shapeless
+        self.kind, self.shapeless = kind, shapeless        # no reference to q: no cycle keeps its context
+        self._naturals = q.naturals
         self.id = f"P{number}"
         cards = q.spec.cards
         self.same = () if shapeless else kind.same
@@ -435,7 +437,7 @@ class _Plan:
 
     def _uniform(self, keys, what):
         seen: dict = {}
-        for t in self.q.naturals:
+        for t in self._naturals:
             k = tuple(t.attrs[a] for a in keys)
             if seen.setdefault(k, t.value) != t.value:
                 raise Unsupported(f"{self.kind.id}: {what}, with cells of mixed values")
@@ -490,9 +492,16 @@ class MeldSolver(_Queries):
     """The count encoding for one (spec, contract, max_cards), built once; hands come as
     assumptions.  Raises Unsupported for what it does not cover (see the module doc)."""
 
-    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False, ctx=None):
+    def __init__(self, spec, contract: Contract, max_cards: int, tagged: bool = False, ctx=None,
+                 position: tuple | None = None):
         self.ctx = ctx
         super().__init__(spec, contract, max_cards)
+        self.position = position
+        if position is not None:
+            if tagged:                               # pragma: no cover (explainers are shared, never per position)
+                raise ValueError("a tagged solver is not built for one position")
+            cells = spec.cards.types
+            self._wilds_at = sum(position[t.index] for t in cells if t.wild)
         self.tagged = tagged
         self._tagged_twin = self if tagged else None
         self._decls: list[str] = []
@@ -534,6 +543,20 @@ class MeldSolver(_Queries):
         self._packed = self.term(packed)
         del self._decls, self._asserts
 
+    # H, L and laid_face as Python terms, made when first asked for (a solver built for
+    # one position mostly never asks: its questions go in as text)
+    @functools.cached_property
+    def H(self) -> dict:
+        return {t.index: z3.Int(f"H_{t.index}", self.ctx) for t in self.spec.cards.types}
+
+    @functools.cached_property
+    def L(self) -> dict:
+        return {t.index: z3.Int(f"L_{t.index}", self.ctx) for t in self.types}
+
+    @functools.cached_property
+    def laid_face(self):
+        return self.term(self._laid_face_text)
+
     def term(self, text: str):
         """An integer term over this solver's variables, from SMT-LIB text (one parse; the
         Python API costs a few microseconds a term)."""
@@ -562,10 +585,13 @@ class MeldSolver(_Queries):
         q.laid_face = q.term(self._laid_face_text)
         q._packed = q.term(self._packed_text)
         q._hand_lits, q._ge_lits, q._tagged_twin = {}, {}, None
-        q.__dict__.pop("_laid_sums", None)
         return q
 
     # ---- text ----------------------------------------------------------------------------
+    def _wilds_most(self) -> int | None:
+        """At most how many wilds a count of wilds reaches: a position's wilds, or the capacity."""
+        return None if self.position is None else self._wilds_at
+
     def int(self, name: str, most: int | None = None) -> str:
         """A new Int, at least 0 and at most `most` (the capacity by default)."""
         self._decls.append(f"(declare-const {name} Int)")
@@ -585,7 +611,7 @@ class MeldSolver(_Queries):
         """Linear integer arithmetic throughout: the QF_LIA solver with the arithmetic
         solver that measured fastest on these models (about half the default's time)."""
         s = z3.SolverFor("QF_LIA", ctx=self.ctx)
-        s.set("smt.arith.solver", 2)
+        s.set("smt.arith.solver", 6)
         return s
 
     def _explainer(self) -> "MeldSolver":
@@ -751,33 +777,61 @@ class MeldSolver(_Queries):
                 raise Unsupported(f"{plan.kind.id}: more than {SHAPE_LIMIT} position sets")
         return out
 
+    def _plan_shapes(self, plan: _Plan) -> None:
+        """plan.shapes (and plan.exact): each position set with its points, the wild
+        limits its kind's rules set and the rules that ban it; read once per kind, card
+        set and params (they are frozen) and kept for later builds."""
+        try:
+            key = (id(plan.kind), plan.shapeless, plan.points, plan.face, id(self.spec.cards),
+                   tuple(sorted(self.params.items())))
+            hash(key)
+        except TypeError:                            # params that do not hash: read afresh
+            key = None
+        hit = _SHAPES.get(key)
+        if hit is not None and hit[0] is plan.kind and hit[1] is self.spec.cards:
+            plan.shapes, plan.exact = hit[2], hit[3]
+            return
+        plan.shapes = []
+        for g, pos in self._shapes(plan):
+            size, pts = len(pos), sum(plan.value[c] for c in pos)
+            limits, banned = [], []
+            for rule in plan.kind.rules:
+                ok = [k for k in range(size + 1) if rule.expr.evaluate(
+                    dict(self.params, size=size, naturals=size - k, wilds=k, points=pts, face_points=0))]
+                if not ok:
+                    banned.append(rule)
+                elif len(ok) < size + 1:
+                    if ok != list(range(ok[0], ok[-1] + 1)):
+                        raise Unsupported(f"{plan.kind.id}: {rule.expr.text} allows wilds in separate ranges")
+                    limits.append((rule, ok[0], ok[-1]))
+            plan.exact |= bool(limits)
+            plan.shapes.append((g, pos, pts, limits, banned))
+        if key is not None:
+            if len(_SHAPES) > 256:
+                _SHAPES.clear()
+            _SHAPES[key] = (plan.kind, self.spec.cards, plan.shapes, plan.exact)
+
     def _place_positional(self, plan: _Plan, ctx: _Ctx) -> list:
         if not hasattr(plan, "shapes"):
-            plan.shapes = []
-            for g, pos in self._shapes(plan):
-                size, pts = len(pos), sum(plan.value[c] for c in pos)
-                limits, banned = [], []
-                for rule in plan.kind.rules:
-                    ok = [k for k in range(size + 1) if rule.expr.evaluate(
-                        dict(self.params, size=size, naturals=size - k, wilds=k, points=pts, face_points=0))]
-                    if not ok:
-                        banned.append(rule)
-                    elif len(ok) < size + 1:
-                        if ok != list(range(ok[0], ok[-1] + 1)):
-                            raise Unsupported(f"{plan.kind.id}: {rule.expr.text} allows wilds in separate ranges")
-                        limits.append((rule, ok[0], ok[-1]))
-                plan.exact |= bool(limits)
-                plan.shapes.append((g, pos, pts, limits, banned))
+            self._plan_shapes(plan)
         out = []
         allowed = {(g, pos) for g, pos, _, _, banned in plan.shapes if not banned and ctx.slot.fits(len(pos))}
+        have = None
+        if self.position is not None:               # naturals of each cell the position holds
+            have = {c: sum(self.position[t] for t in ts) for c, ts in plan.classes.items()}
         for si, (g, pos, pts, limits, banned) in enumerate(plan.shapes):
             size = len(pos)
             if not self.tagged and (banned or not ctx.slot.fits(size)):
                 continue
+            most = ctx.count if ctx.required else self.N // size
+            if have is not None:                     # a candidate the position's cards cannot fill is never made
+                if sum(1 for c in pos if not have[c]) > self._wilds_at:
+                    continue
+                most = min(most, min(have[c] for c in pos) + self._wilds_at)
             if not self.tagged and not ctx.required and not plan.exact and any(
                     (g, pos[:k]) in allowed and (g, pos[k:]) in allowed for k in range(1, size)):
                 continue     # the two melds it splits into do as well (no rule reads a meld's wilds)
-            n = self.int(f"n_{ctx.tag}{plan.id}_{si}", ctx.count if ctx.required else self.N // size)
+            n = self.int(f"n_{ctx.tag}{plan.id}_{si}", most)
             self._gate(plan, f"(= {n} 0)")
             if not ctx.slot.fits(size):
                 self._tag(ctx.slot.clause, f"(= {n} 0)")
@@ -785,7 +839,7 @@ class MeldSolver(_Queries):
                 self._rule(rule, f"(= {n} 0)")
             ws = None
             if plan.exact:
-                ws = [self.int(f"w_{ctx.tag}{plan.id}_{si}_{j}") for j in range(size)]
+                ws = [self.int(f"w_{ctx.tag}{plan.id}_{si}_{j}", self._wilds_most()) for j in range(size)]
                 self.add(_and(f"(<= {w} {n})" for w in ws))
                 total = _sum(ws)
                 for rule, lo, hi in limits:
@@ -831,8 +885,8 @@ class MeldSolver(_Queries):
                 if not p.demand[cls]:
                     continue
                 d = _sum(p.demand[cls])
-                if p.mode == "positional" and not p.exact:
-                    sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}")
+                if p.mode == "positional" and not p.exact and (self.position is None or self._wilds_at):
+                    sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}", self._wilds_most())
                     self.add(f"(>= {d} {sig})")
                     p.wild_generic.append(sig)
                     d = f"(- {d} {sig})"
@@ -896,33 +950,39 @@ class MeldSolver(_Queries):
             self._rule(rule, self._apply(rule, env))
 
     def _conserve_text(self, laid: dict) -> None:
-        """L[t] = the cards of type t the melds use, at most H[t]; all of H in `decide`
-        mode; the keep for `best_lay`."""
+        """L[t] = the cards of type t the melds use, at most H[t] (for a solver built for one
+        position, the position's count, no H declared); all of H in `decide` mode; the keep
+        for `best_lay`."""
         c = self.contract
-        for t in self.spec.cards.types:
-            self._decls.append(f"(declare-const H_{t.index} Int)")
+        pos = self.position
+        if pos is None:
+            for t in self.spec.cards.types:
+                self._decls.append(f"(declare-const H_{t.index} Int)")
+        h = (lambda i: f"H_{i}") if pos is None else (lambda i: str(pos[i]))    # one position: its counts
         for t in self.types:
             self._decls.append(f"(declare-const L_{t.index} Int)")
             self.add(f"(= L_{t.index} {laid[t.index]})")
-            self.add(f"(<= L_{t.index} H_{t.index})")
-        self.H = {t.index: z3.Int(f"H_{t.index}", self.ctx) for t in self.spec.cards.types}
-        self.L = {t.index: z3.Int(f"L_{t.index}", self.ctx) for t in self.types}
+            self.add(f"(<= L_{t.index} {h(t.index)})")
         self._decls.append("(declare-const mode:all-laid Bool)".replace("mode:all-laid", _sym("mode:all-laid")))
         self.all_laid = z3.Bool("mode:all-laid", self.ctx)
-        self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{i} H_{i})' for i in self.L)})")
+        self.add(f"(=> {_sym('mode:all-laid')} {_and(f'(= L_{t.index} {h(t.index)})' for t in self.types)})")
         self._laid_face_text = _sum([_mul(t.value, f"L_{t.index}") for t in self.types])
-        self.laid_face = z3.Sum([t.value * self.L[t.index] for t in self.types])
         self.keep_lit = None
         if c.keep:
             name = f"keep:{c.keep_clause}"
             self.keep_lit = z3.Bool(name, self.ctx)
             self.lit_clause[self.keep_lit] = c.keep_clause
             self._decls.append(f"(declare-const {_sym(name)} Bool)")
-            self.add(f"(=> {_sym(name)} (>= (- {_sum(f'H_{t.index}' for t in self.spec.cards.types)} "
-                     f"{_sum(f'L_{i}' for i in self.L)}) {c.keep}))")
+            self.add(f"(=> {_sym(name)} (>= (- {_sum(h(t.index) for t in self.spec.cards.types)} "
+                     f"{_sum(f'L_{t.index}' for t in self.types)}) {c.keep}))")
 
     def _hand(self, hand) -> list:
-        """The hand's count literals; those not made yet are made together in one parse."""
+        """The hand's count literals; those not made yet are made together in one parse.
+        A solver built for one position asks about that position's cards only."""
+        if self.position is not None:
+            if tuple(hand) != tuple(self.position):        # pragma: no cover (a caller's mistake)
+                raise ValueError("a solver built for one position is asked about other cards")
+            return []
         if sum(hand) > self.N:
             raise ValueError(f"a hand of {sum(hand)} cards exceeds this solver's capacity ({self.N})")
         lits = self._hand_lits
@@ -1067,6 +1127,7 @@ def describe_required(contract: Contract) -> str:
 
 # ---- module API -------------------------------------------------------------------------------
 _CACHE: dict = {}
+_SHAPES: dict = {}          # (kind, card set, params) -> its position sets, read (`_plan_shapes`)
 
 
 def _capacity(hand) -> int:
@@ -1098,6 +1159,26 @@ def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Que
         from .z3copies import CopySolver
 
         return CopySolver(spec, contract, max_cards)
+
+
+def for_position(spec, contract: Contract, position) -> _Queries:
+    """A solver for one position (card counts) alone: the count encoding built in a Z3
+    context of its own with the position's cards asserted, so candidates its cards cannot
+    fill are never made and each bound is the most the cards allow; checks stop at RLIMIT
+    as in `build(alone=True)`, which answers instead where the count encoding does not
+    reach. Its answers depend on the position and the questions asked only."""
+    position = tuple(position)
+    key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, "position")
+    if _CACHE.get(key) is not Unsupported:
+        try:
+            q = MeldSolver(spec, contract, max(1, sum(position)), ctx=z3.Context(), position=position)
+        except Unsupported:
+            _CACHE[key] = Unsupported
+        else:
+            q.s.set("rlimit", RLIMIT)
+            q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+            return q
+    return build(spec, contract, _capacity(position), alone=True)
 
 
 def _same(solver, spec, contract) -> bool:
