@@ -127,22 +127,21 @@ def _laid_text(sp, spec, by: str) -> str:
                          for t in sp.types])
 
 
-def _most_placeable(spec, contract, table, hand, by) -> int | None:
-    """An upper bound of what the hand can add: its cards that could join some meld at all
-    (a run window or a group of the smallest size around the card, every other place filled
-    by a card on the table or in the hand, or by a wild), and its wilds. None where the
-    spec's melds are not runs and groups (`reference_sweep.plan`)."""
+def _placeable(spec, contract, table, hand) -> set[int] | None:
+    """The hand's card types that could join some meld at all (a run window or a group of
+    the smallest size around the card, every other place filled by a card on the table or
+    in the hand, or by a wild), and its wilds: a bound on what the hand can add. None where
+    the spec's melds are not runs and groups (`reference_sweep.plan`)."""
     from . import reference_sweep
 
     p = reference_sweep.plan(spec, contract)
     if p is None:
         return None
-    types = spec.cards.types
     have = {c: table[t] + hand[t] for c, t in p.cell.items()}
     wilds = sum(table[w] + hand[w] for w in p.wilds)
     rv = p.run_values
     sizes = sorted(p.group_kind)
-    out = 0
+    out = {w for w in p.wilds if hand[w]}
     for (v, o), t in p.cell.items():
         if not hand[t]:
             continue
@@ -157,17 +156,26 @@ def _most_placeable(spec, contract, table, hand, by) -> int | None:
             others = sum(1 for o2 in p.other_values if o2 != o and have[(v, o2)])
             ok = others + wilds >= sizes[0] - 1
         if ok:
-            out += hand[t] * (1 if by == "cards" else types[t].value)
-    return out + sum(hand[w] * (1 if by == "cards" else types[w].value) for w in p.wilds)
+            out.add(t)
+    return out
 
 
 def _best_z3(spec, contract, table, hand, by) -> Placement:
-    """The descending "placed >= k", asked of a solver built for this position alone: all of
-    the hand first (one check when it all goes down), then the best a model reached, then
-    halves between. The last model found is the new table shown. The solver is built alone
-    (`z3melds.build`): which of several equally good tables is shown, and whether Z3
-    decides at all, depend on the position only, so a game replayed in another process, or
-    on a busier machine, picks the same table."""
+    """The most the hand can add, asked of a solver built for this position alone, in two
+    steps:
+
+    - a lower bound, greedily: every card of the hand that could join a meld (`_placeable`)
+      is asked to go down, one assumption per card; while Z3 says that cannot be, one card
+      of the refusal's unsat core (the least worth; of equals, the last type) is let go and
+      the rest asked again. These questions fix what is laid card by card, which Z3 answers
+      fast; the first yes is a legal table, and when nothing was let go, the answer;
+    - then up from there: "placed >= reached + 1" until Z3 says no, which proves the last
+      table found the most.
+
+    The last model found is the new table shown. The solver is built for the position
+    alone (`z3melds.for_position`): which of several equally good tables is shown, and
+    whether Z3 decides at all, depend on the position only, so a game replayed in another
+    process, or on a busier machine, picks the same table."""
     import z3
 
     from . import z3melds
@@ -180,25 +188,20 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
     laid_text = _laid_text(sp, spec, by)
     laid = sp.term(laid_text) if text else z3.Sum([(1 if by == "cards" else spec.cards.types[t].value) * sp.L[t]
                                                    for t in sp.L])
+
+    def assume(name, constraint_text, constraint):
+        """A new assumption literal standing for the constraint (text for the count encoding)."""
+        if text:
+            sp.s.from_string(f"(declare-const {name} Bool)\n(assert (=> {name} {constraint_text}))")
+        else:
+            sp.s.add(z3.Implies(z3.Bool(name, sp.ctx), constraint()))
+        return z3.Bool(name, sp.ctx)
+
     floor = [(t, n) for t, n in enumerate(table) if n]        # the table's cards stay on it
     if text:
         sp.s.from_string("\n".join(f"(assert (>= L_{t} {n}))" for t, n in floor))
     else:
         sp.s.add([sp.L[t] >= n for t, n in floor])
-    whole = _value(spec, hand, by)
-    positive = by == "cards" or all(spec.cards.types[t].value > 0 for t, n in enumerate(hand) if n)
-
-    def at_least(k):
-        if k == whole and positive:                           # the whole hand: every card laid, much faster
-            return sp._check(base + [sp.all_laid])
-        name = f"placed_ge_{by}_{k}"
-        if text:
-            sp.s.from_string(f"(declare-const {name} Bool)\n(assert (=> {name} (>= {laid_text} {k + offset})))")
-            bound = z3.Bool(name, sp.ctx)
-        else:
-            bound = z3.Bool(name, sp.ctx)
-            sp.s.add(z3.Implies(bound, laid >= k + offset))
-        return sp._check(base + [bound])
 
     def reached():
         return sp.s.model().eval(laid, True).as_long() - offset
@@ -206,30 +209,39 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
     def unknown(what=""):
         return Placement(None, engine="z3", note=f"z3 could not decide{what}: {sp.s.reason_unknown()}")
 
-    most = _most_placeable(spec, contract, table, hand, by)
-    hi = (_value(spec, hand, by) if most is None else most) + 1      # out of reach
-    model, lo = None, None
-    if hi > 1:                                                # the top first: often the answer
-        r = at_least(hi - 1)
+    worth = {t: 1 if by == "cards" else spec.cards.types[t].value for t in range(len(hand))}
+    may = _placeable(spec, contract, table, hand)
+    asked = []                                                # (type, copy, literal): this copy goes down
+    for t, n in enumerate(hand):
+        if may is None or t in may:
+            asked += [(t, j, assume(f"lay_{t}_{j}", f"(>= L_{t} {table[t] + j})", lambda t=t, j=j: sp.L[t] >= table[t] + j))
+                      for j in range(1, n + 1)]
+    hi = sum(worth[t] for t, _, _ in asked) + 1               # out of reach
+    everything = len(asked)
+    while True:
+        r = sp._check(base + [lit for _, _, lit in asked])
         if r == z3.sat:
-            model, lo = sp.s.model(), hi - 1
-        elif r == z3.unsat:
-            hi -= 1
-        else:
+            model, lo = sp.s.model(), reached()
+            break
+        if r != z3.unsat:
             return unknown()
-    if model is None:
-        r = sp._check(base)
-        if r == z3.unsat:
+        core = {lit.get_id() for lit in sp.s.unsat_core()}
+        held = [(t, j) for t, j, lit in asked if lit.get_id() in core]
+        if not held:                                          # nothing from the hand: the table itself
             return Placement(False, engine="z3", note="the table's own cards cannot all be laid out as melds")
-        if r != z3.sat:
-            return unknown()
-        model, lo = sp.s.model(), reached()
+        t = min(held, key=lambda x: (worth[x[0]], -x[0]))[0]
+        drop = max((x for x in asked if x[0] == t), key=lambda x: x[1])      # its last copy asked
+        if len(asked) == everything and all(worth[x[0]] > 0 for x in asked):
+            hi -= 1                                           # all of them at once cannot be
+        asked.remove(drop)
     while hi - lo > 1:
-        r = at_least((lo + hi + 1) // 2)
+        k = lo + 1
+        bound = assume(f"placed_ge_{by}_{k}", f"(>= {laid_text} {k + offset})", lambda k=k: laid >= k + offset)
+        r = sp._check(base + [bound])
         if r == z3.sat:
             model, lo = sp.s.model(), reached()
         elif r == z3.unsat:
-            hi = (lo + hi + 1) // 2
+            hi = k
         else:
             return unknown(" the most")
     return _placement(spec, contract, table, hand, sp._witness(model, both), "z3", by)

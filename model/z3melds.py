@@ -31,6 +31,10 @@ linear term of these counts.
 The hand is never asserted: Int H[t] is pinned per query by assumption literals
 `H[t] == k` (one Boolean per type and count, made when first needed); the laid part L[t]
 (== H[t] for `decide`, <= H[t] for `best_lay`) is tied to the counts by conservation.
+The exception is a solver built for one position (`for_position`, the table question of
+`rulings.rearrange`): there the cards are numbers in the text, a candidate the cards
+cannot fill (more empty positions than wilds) is never made, and each count is bounded by
+what the cards allow, which makes the model several times smaller.
 
 Two twins per contract.  Verdicts, witnesses and best lay-downs come from the *untagged*
 one: every clause's constraints asserted outright, candidates no clause allows never made,
@@ -53,7 +57,6 @@ a rule that allows a meld's wilds in two separate ranges) goes to the copy encod
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import itertools
@@ -65,7 +68,7 @@ from .melds import Contract, PlacedMeld, Verdict, Violation
 
 TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
-RLIMIT = 1_000_000_000       # per check, in Z3 resource units, where asked for (`build`): some 15 s loaded
+RLIMIT = 1_000_000_000       # per check, in Z3 resource units, where asked for (`for_position`): some 15 s loaded
 RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over
@@ -529,7 +532,7 @@ class MeldSolver(_Queries):
         laid = self._finish()
         self._lay_rules()
         self._conserve_text(laid)
-        self._text = "\n".join(self._decls + self._asserts)          # kept for `alone`
+        self._text = "\n".join(self._decls + self._asserts)
         self.s.from_string(self._text)
         # every variable a witness reads, packed into one number (base N + 1) so that a
         # model is read back in one evaluation
@@ -539,7 +542,6 @@ class MeldSolver(_Queries):
             v = f"(ite {name} 1 0)" if is_bool else name
             packed = v if packed == "0" else f"(+ {v} (* {self._base} {packed}))"
         self._var_decls = "\n".join(d for d in self._decls if d.startswith("(declare-const"))
-        self._packed_text = packed
         self._packed = self.term(packed)
         del self._decls, self._asserts
 
@@ -561,31 +563,6 @@ class MeldSolver(_Queries):
         """An integer term over this solver's variables, from SMT-LIB text (one parse; the
         Python API costs a few microseconds a term)."""
         return z3.parse_smt2_string(f"{self._var_decls}\n(assert (= 0 {text}))", ctx=self.ctx)[0].arg(1)
-
-    def alone(self) -> "MeldSolver":
-        """This solver's constraints, not its history, in a Z3 context of its own: the
-        text of the build parsed again (no encoding rebuilt), no question asked yet."""
-        if self.tagged:                              # pragma: no cover (only untagged solvers are copied)
-            raise ValueError("a tagged solver is not copied")
-        q = copy.copy(self)
-        q.ctx = ctx = z3.Context()
-        q.s = q._new_solver()
-        q.s.set("timeout", TIMEOUT_MS)
-        q.s.from_string(self._text)
-        q.H = {i: z3.Int(f"H_{i}", ctx) for i in self.H}
-        q.L = {i: z3.Int(f"L_{i}", ctx) for i in self.L}
-        q.all_laid = z3.Bool("mode:all-laid", ctx)
-        q.lits = {c: z3.Bool(f"clause:{c}", ctx) for c in self.lits}
-        q.lit_clause = {b: c for c, b in q.lits.items()}
-        q.keep_lit = None
-        if self.keep_lit is not None:
-            q.keep_lit = z3.Bool(f"keep:{self.contract.keep_clause}", ctx)
-            q.lit_clause[q.keep_lit] = self.contract.keep_clause
-        q._laid_face_text = self._laid_face_text
-        q.laid_face = q.term(self._laid_face_text)
-        q._packed = q.term(self._packed_text)
-        q._hand_lits, q._ge_lits, q._tagged_twin = {}, {}, None
-        return q
 
     # ---- text ----------------------------------------------------------------------------
     def _wilds_most(self) -> int | None:
@@ -611,7 +588,7 @@ class MeldSolver(_Queries):
         """Linear integer arithmetic throughout: the QF_LIA solver with the arithmetic
         solver that measured fastest on these models (about half the default's time)."""
         s = z3.SolverFor("QF_LIA", ctx=self.ctx)
-        s.set("smt.arith.solver", 6)
+        s.set("smt.arith.solver", 2)
         return s
 
     def _explainer(self) -> "MeldSolver":
@@ -1134,25 +1111,8 @@ def _capacity(hand) -> int:
     return max(CAPACITY_STEP, -(-sum(hand) // CAPACITY_STEP) * CAPACITY_STEP)
 
 
-def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Queries:
-    """The count encoding, or the copy encoding where the count encoding does not reach.
-
-    `alone`: a solver whose answers depend on the questions asked of it only, so that the
-    same questions get the same models in any process, whatever ran there before and
-    however busy the machine: the count encoding in a Z3 context of its own (term ids,
-    which order some of Z3's choices, start afresh; the build's text is taken from the
-    shared solver's, `MeldSolver.alone`) and each check stopped at Z3's resource count
-    RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past it, still stops a check).
-    The copy encoding has no context of its own."""
-    if alone:
-        key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, max_cards, "alone")
-        shared = _CACHE.get(key)
-        if shared is None or not _same(shared, spec, contract):
-            shared = _CACHE[key] = build(spec, contract, max_cards)
-        q = shared.alone() if isinstance(shared, MeldSolver) else build(spec, contract, max_cards)
-        q.s.set("rlimit", RLIMIT)
-        q.s.set("timeout", RLIMIT_TIMEOUT_MS)
-        return q
+def build(spec, contract: Contract, max_cards: int) -> _Queries:
+    """The count encoding, or the copy encoding where the count encoding does not reach."""
     try:
         return MeldSolver(spec, contract, max_cards)
     except Unsupported:
@@ -1162,23 +1122,33 @@ def build(spec, contract: Contract, max_cards: int, alone: bool = False) -> _Que
 
 
 def for_position(spec, contract: Contract, position) -> _Queries:
-    """A solver for one position (card counts) alone: the count encoding built in a Z3
-    context of its own with the position's cards asserted, so candidates its cards cannot
-    fill are never made and each bound is the most the cards allow; checks stop at RLIMIT
-    as in `build(alone=True)`, which answers instead where the count encoding does not
-    reach. Its answers depend on the position and the questions asked only."""
+    """A solver for one position (card counts) and nothing else, whose answers depend on
+    the position and the questions asked of it only, so that the same questions get the
+    same models in any process, whatever ran there before and however busy the machine:
+    the count encoding built in a Z3 context of its own (term ids, which order some of Z3's
+    choices, start afresh) with the position's cards as numbers, so candidates its cards
+    cannot fill are never made and every bound is the most its cards allow; each check is
+    stopped at Z3's resource count RLIMIT rather than at a clock (RLIMIT_TIMEOUT_MS, far past
+    it, still stops one). Where the count encoding does not reach, the copy encoding
+    answers, in Z3's main context: there the models may depend on what ran before."""
     position = tuple(position)
-    key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, "position")
-    if _CACHE.get(key) is not Unsupported:
+    key = ("unsupported", id(spec), contract.name)
+    if _CACHE.get(key) is not spec:
         try:
             q = MeldSolver(spec, contract, max(1, sum(position)), ctx=z3.Context(), position=position)
         except Unsupported:
-            _CACHE[key] = Unsupported
+            _CACHE[key] = spec
         else:
-            q.s.set("rlimit", RLIMIT)
-            q.s.set("timeout", RLIMIT_TIMEOUT_MS)
-            return q
-    return build(spec, contract, _capacity(position), alone=True)
+            return _limited(q)
+    from .z3copies import CopySolver
+
+    return _limited(CopySolver(spec, contract, _capacity(position)))
+
+
+def _limited(q: _Queries) -> _Queries:
+    q.s.set("rlimit", RLIMIT)
+    q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+    return q
 
 
 def _same(solver, spec, contract) -> bool:
@@ -1193,8 +1163,7 @@ def solver_for(spec, contract: Contract, hand) -> _Queries:
     A spec changed in memory under the same key (say, a rule dropped) gets its own."""
     key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, _capacity(hand))
     solver = _CACHE.get(key)
-    if solver is None or not ((solver.spec is spec or (solver.spec.meld_kinds, solver.spec.cards, solver.spec.params)
-                               == (spec.meld_kinds, spec.cards, spec.params)) and _shape(solver.contract) == _shape(contract)):
+    if solver is None or not _same(solver, spec, contract):
         solver = _CACHE[key] = build(spec, contract, key[-1])
     return solver
 

@@ -51,8 +51,8 @@ CASES = [
     ("sequence-numbers-2p-greedy-s3", 2, "greedy", 3, {}),
     ("sequence-numbers-4p-greedy-s4", 4, "greedy", 4, {}),
     ("sequence-numbers-6p-random-s6", 6, "random", 6, {"minus-then-draw": "turn-over"}),
-    # Rummikub's offered play is the new table of a Z3 solver built alone for the position
-    # (rulings.rearrange, z3melds.build): the same table in any process, however busy
+    # Rummikub's offered play is the new table of a Z3 solver built for the position alone
+    # (rulings.rearrange, z3melds.for_position): the same table in any process, however busy
     ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
     ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
      {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
