@@ -127,45 +127,13 @@ def _laid_text(sp, spec, by: str) -> str:
                          for t in sp.types])
 
 
-def _placeable(spec, contract, table, hand) -> set[int] | None:
-    """The hand's card types that could join some meld at all (a run window or a group of
-    the smallest size around the card, every other place filled by a card on the table or
-    in the hand, or by a wild), and its wilds: a bound on what the hand can add. None where
-    the spec's melds are not runs and groups (`reference_sweep.plan`)."""
-    from . import reference_sweep
-
-    p = reference_sweep.plan(spec, contract)
-    if p is None:
-        return None
-    have = {c: table[t] + hand[t] for c, t in p.cell.items()}
-    wilds = sum(table[w] + hand[w] for w in p.wilds)
-    rv = p.run_values
-    sizes = sorted(p.group_kind)
-    out = {w for w in p.wilds if hand[w]}
-    for (v, o), t in p.cell.items():
-        if not hand[t]:
-            continue
-        ok = False
-        if p.run_kind:
-            i, m = rv.index(v), p.run_min
-            for s in range(max(0, i - m + 1), min(i, len(rv) - m) + 1):
-                if sum(not have[(rv[j], o)] for j in range(s, s + m) if j != i) <= wilds:
-                    ok = True
-                    break
-        if not ok and sizes:
-            others = sum(1 for o2 in p.other_values if o2 != o and have[(v, o2)])
-            ok = others + wilds >= sizes[0] - 1
-        if ok:
-            out.add(t)
-    return out
-
-
 def _best_z3(spec, contract, table, hand, by) -> Placement:
     """The most the hand can add, asked of a solver built for this position alone, in two
     steps:
 
-    - a lower bound, greedily: every card of the hand that could join a meld (`_placeable`)
-      is asked to go down, one assumption per card; while Z3 says that cannot be, one card
+    - a lower bound, greedily: every card of the hand that some candidate meld of the
+      position could take (`layable`: a meld whose other places the position's cards or
+      wilds can fill) is asked to go down, one assumption per card; while Z3 says that cannot be, one card
       of the refusal's unsat core (the least worth; of equals, the last type) is let go and
       the rest asked again. These questions fix what is laid card by card, which Z3 answers
       fast; the first yes is a legal table, and when nothing was let go, the answer;
@@ -189,13 +157,14 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
     laid = sp.term(laid_text) if text else z3.Sum([(1 if by == "cards" else spec.cards.types[t].value) * sp.L[t]
                                                    for t in sp.L])
 
-    def assume(name, constraint_text, constraint):
-        """A new assumption literal standing for the constraint (text for the count encoding)."""
+    def assume(*named):
+        """New assumption literals, each standing for its constraint: (name, SMT-LIB text,
+        the same as a function making a Python term); the texts in one parse."""
         if text:
-            sp.s.from_string(f"(declare-const {name} Bool)\n(assert (=> {name} {constraint_text}))")
+            sp.s.from_string("\n".join(f"(declare-const {n} Bool)\n(assert (=> {n} {c}))" for n, c, _ in named))
         else:
-            sp.s.add(z3.Implies(z3.Bool(name, sp.ctx), constraint()))
-        return z3.Bool(name, sp.ctx)
+            sp.s.add([z3.Implies(z3.Bool(n, sp.ctx), f()) for n, _, f in named])
+        return [z3.Bool(n, sp.ctx) for n, _, _ in named]
 
     floor = [(t, n) for t, n in enumerate(table) if n]        # the table's cards stay on it
     if text:
@@ -210,12 +179,11 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
         return Placement(None, engine="z3", note=f"z3 could not decide{what}: {sp.s.reason_unknown()}")
 
     worth = {t: 1 if by == "cards" else spec.cards.types[t].value for t in range(len(hand))}
-    may = _placeable(spec, contract, table, hand)
-    asked = []                                                # (type, copy, literal): this copy goes down
-    for t, n in enumerate(hand):
-        if may is None or t in may:
-            asked += [(t, j, assume(f"lay_{t}_{j}", f"(>= L_{t} {table[t] + j})", lambda t=t, j=j: sp.L[t] >= table[t] + j))
-                      for j in range(1, n + 1)]
+    may = getattr(sp, "layable", None)                        # the copy encoding does not say: all asked
+    copies = [(t, j) for t, n in enumerate(hand) if may is None or t in may for j in range(1, n + 1)]
+    lits = assume(*[(f"lay_{t}_{j}", f"(>= L_{t} {table[t] + j})", lambda t=t, j=j: sp.L[t] >= table[t] + j)
+                    for t, j in copies])
+    asked = [(t, j, lit) for (t, j), lit in zip(copies, lits)]   # (type, copy, literal): this copy goes down
     hi = sum(worth[t] for t, _, _ in asked) + 1               # out of reach
     everything = len(asked)
     while True:
@@ -236,7 +204,7 @@ def _best_z3(spec, contract, table, hand, by) -> Placement:
         asked.remove(drop)
     while hi - lo > 1:
         k = lo + 1
-        bound = assume(f"placed_ge_{by}_{k}", f"(>= {laid_text} {k + offset})", lambda k=k: laid >= k + offset)
+        bound, = assume((f"placed_ge_{by}_{k}", f"(>= {laid_text} {k + offset})", lambda: laid >= k + offset))
         r = sp._check(base + [bound])
         if r == z3.sat:
             model, lo = sp.s.model(), reached()

@@ -788,26 +788,44 @@ class MeldSolver(_Queries):
                 _SHAPES.clear()
             _SHAPES[key] = (plan.kind, self.spec.cards, plan.shapes, plan.exact)
 
-    def _place_positional(self, plan: _Plan, ctx: _Ctx) -> list:
-        if not hasattr(plan, "shapes"):
-            self._plan_shapes(plan)
-        out = []
+    def _kept(self, plan: _Plan, ctx: _Ctx) -> list[int]:
+        """The position sets made candidates in this slot: untagged, those no clause forbids
+        and (for further melds, where no rule reads a meld's wilds) those that do not split
+        into two allowed ones, which do as well. Read once per kind's sets and slot."""
+        key = (id(plan.shapes), ctx.slot, ctx.required, self.tagged, plan.exact)
+        hit = _KEPT.get(key)
+        if hit is not None and hit[0] is plan.shapes:
+            return hit[1]
         allowed = {(g, pos) for g, pos, _, _, banned in plan.shapes if not banned and ctx.slot.fits(len(pos))}
-        have = None
-        if self.position is not None:               # naturals of each cell the position holds
-            have = {c: sum(self.position[t] for t in ts) for c, ts in plan.classes.items()}
+        kept = []
         for si, (g, pos, pts, limits, banned) in enumerate(plan.shapes):
             size = len(pos)
             if not self.tagged and (banned or not ctx.slot.fits(size)):
                 continue
+            if not self.tagged and not ctx.required and not plan.exact and any(
+                    (g, pos[:k]) in allowed and (g, pos[k:]) in allowed for k in range(1, size)):
+                continue
+            kept.append(si)
+        if len(_KEPT) > 256:
+            _KEPT.clear()
+        _KEPT[key] = (plan.shapes, kept)
+        return kept
+
+    def _place_positional(self, plan: _Plan, ctx: _Ctx) -> list:
+        if not hasattr(plan, "shapes"):
+            self._plan_shapes(plan)
+        out = []
+        have = None
+        if self.position is not None:               # naturals of each cell the position holds
+            have = {c: sum(self.position[t] for t in ts) for c, ts in plan.classes.items()}
+        for si in self._kept(plan, ctx):
+            g, pos, pts, limits, banned = plan.shapes[si]
+            size = len(pos)
             most = ctx.count if ctx.required else self.N // size
             if have is not None:                     # a candidate the position's cards cannot fill is never made
                 if sum(1 for c in pos if not have[c]) > self._wilds_at:
                     continue
                 most = min(most, min(have[c] for c in pos) + self._wilds_at)
-            if not self.tagged and not ctx.required and not plan.exact and any(
-                    (g, pos[:k]) in allowed and (g, pos[k:]) in allowed for k in range(1, size)):
-                continue     # the two melds it splits into do as well (no rule reads a meld's wilds)
             n = self.int(f"n_{ctx.tag}{plan.id}_{si}", most)
             self._gate(plan, f"(= {n} 0)")
             if not ctx.slot.fits(size):
@@ -932,6 +950,7 @@ class MeldSolver(_Queries):
         for `best_lay`."""
         c = self.contract
         pos = self.position
+        self.layable = {t for t, term in laid.items() if term != "0"}     # types some candidate can take
         if pos is None:
             for t in self.spec.cards.types:
                 self._decls.append(f"(declare-const H_{t.index} Int)")
@@ -1105,6 +1124,7 @@ def describe_required(contract: Contract) -> str:
 # ---- module API -------------------------------------------------------------------------------
 _CACHE: dict = {}
 _SHAPES: dict = {}          # (kind, card set, params) -> its position sets, read (`_plan_shapes`)
+_KEPT: dict = {}            # (those sets, slot, ...) -> the ones made candidates (`_kept`)
 
 
 def _capacity(hand) -> int:
@@ -1146,8 +1166,7 @@ def for_position(spec, contract: Contract, position) -> _Queries:
 
 
 def _limited(q: _Queries) -> _Queries:
-    q.s.set("rlimit", RLIMIT)
-    q.s.set("timeout", RLIMIT_TIMEOUT_MS)
+    q.s.set(rlimit=RLIMIT, timeout=RLIMIT_TIMEOUT_MS)
     return q
 
 
