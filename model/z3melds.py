@@ -565,15 +565,18 @@ class MeldSolver(_Queries):
         return z3.parse_smt2_string(f"{self._var_decls}\n(assert (= 0 {text}))", ctx=self.ctx)[0].arg(1)
 
     # ---- text ----------------------------------------------------------------------------
-    def _wilds_most(self) -> int | None:
-        """At most how many wilds a count of wilds reaches: a position's wilds, or the capacity."""
-        return None if self.position is None else self._wilds_at
-
     def int(self, name: str, most: int | None = None) -> str:
-        """A new Int, at least 0 and at most `most` (the capacity by default)."""
+        """A new Int, at least 0 and at most `most` (the capacity by default). In a solver
+        for one position, at least 0 only: there every count is bounded through
+        conservation by the position's cards (L[t] at most its count, numbers in the text),
+        and Z3 answered faster without the bounds repeated (by points, 40 positions: 3.3
+        -> 1.5 s in all)."""
         self._decls.append(f"(declare-const {name} Int)")
         self._vars.append((name, False))
-        self._asserts.append(f"(assert (and (>= {name} 0) (<= {name} {self.N if most is None else most})))")
+        if self.position is not None:
+            self._asserts.append(f"(assert (>= {name} 0))")
+        else:
+            self._asserts.append(f"(assert (and (>= {name} 0) (<= {name} {self.N if most is None else most})))")
         return name
 
     def bool(self, name: str) -> str:
@@ -825,7 +828,6 @@ class MeldSolver(_Queries):
             if have is not None:                     # a candidate the position's cards cannot fill is never made
                 if sum(1 for c in pos if not have[c]) > self._wilds_at:
                     continue
-                most = min(most, min(have[c] for c in pos) + self._wilds_at)
             n = self.int(f"n_{ctx.tag}{plan.id}_{si}", most)
             self._gate(plan, f"(= {n} 0)")
             if not ctx.slot.fits(size):
@@ -834,7 +836,7 @@ class MeldSolver(_Queries):
                 self._rule(rule, f"(= {n} 0)")
             ws = None
             if plan.exact:
-                ws = [self.int(f"w_{ctx.tag}{plan.id}_{si}_{j}", self._wilds_most()) for j in range(size)]
+                ws = [self.int(f"w_{ctx.tag}{plan.id}_{si}_{j}") for j in range(size)]
                 self.add(_and(f"(<= {w} {n})" for w in ws))
                 total = _sum(ws)
                 for rule, lo, hi in limits:
@@ -881,7 +883,7 @@ class MeldSolver(_Queries):
                     continue
                 d = _sum(p.demand[cls])
                 if p.mode == "positional" and not p.exact and (self.position is None or self._wilds_at):
-                    sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}", self._wilds_most())
+                    sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}")
                     self.add(f"(>= {d} {sig})")
                     p.wild_generic.append(sig)
                     d = f"(- {d} {sig})"
