@@ -436,6 +436,7 @@ class _Plan:
         self.units: list = []            # (ctx, candidate, n var, per-position wild vars or None)
         self.exact = False               # positional: wilds tracked per candidate and position
         self.u: dict[int, str] = {}      # natural type -> its count in this plan's melds
+        self.u_parts: dict[int, tuple] = {}   # ... as (terms summed, a term taken away or None)
         self.u_vars: dict[int, str] = {}
 
     def _uniform(self, keys, what):
@@ -882,6 +883,7 @@ class MeldSolver(_Queries):
                 if not p.demand[cls]:
                     continue
                 d = _sum(p.demand[cls])
+                sig = None
                 if p.mode == "positional" and not p.exact and (self.position is None or self._wilds_at):
                     sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}")
                     self.add(f"(>= {d} {sig})")
@@ -889,6 +891,7 @@ class MeldSolver(_Queries):
                     d = f"(- {d} {sig})"
                 if len(ts) == 1:
                     p.u[ts[0]] = d
+                    p.u_parts[ts[0]] = (p.demand[cls], sig)      # read term by term in a witness
                 else:
                     us = [self.int(f"u_{p.id}_{t}") for t in ts]
                     self.add(f"(= {_sum(us)} {d})")
@@ -1016,8 +1019,15 @@ class MeldSolver(_Queries):
         out_req, out_extra = [], []
         for p in self.plans:
             pool = {}
+            def count(t):
+                parts = p.u_parts.get(t)
+                if parts is None:
+                    return ev(p.u[t])
+                plus, minus = parts
+                return sum(map(ev, plus)) - (ev(minus) if minus is not None else 0)
+
             for cls, ts in p.classes.items():
-                got = [t for t in ts if t in p.u for _ in range(ev(p.u[t]))]
+                got = [t for t in ts if t in p.u for _ in range(count(t))]
                 if got:
                     pool[cls] = got
             wilds = [w for w, v in p.omega.items() for _ in range(ev(v))] if p.omega else wild_pool
