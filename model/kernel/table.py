@@ -232,6 +232,8 @@ def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table
     old = st.zone(decl.f["to"])
     hand = st.hand()
     first = before_initial(st, decl)
+    if trace.tracing_on():
+        rest_play(st, decl, old, first)
     key = (id(spec), decl.id, old, hand, first)
     hit = _cache.get(key)
     if hit is not None and hit[0] is spec:
@@ -241,6 +243,32 @@ def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table
         _cache.clear()
     _cache[key] = (spec, tuple(out))
     return out
+
+
+def rest_play(st: State, decl: MoveDecl, old: Table, first: bool) -> None:
+    """Note what the play offered rests on, for a decision that consults it (whether a
+    player can play, say): every field of the move that `check` reads, and the melds the
+    play may hold (the initial contract's clauses before the initial meld, the free melds'
+    after it); the wild rules only while the table holds a meld with a wild, the only
+    time they can change the play. Which of these change the decision is the trace's
+    replay under each other reading to find."""
+    spec = st.spec
+    r = rules(spec)
+    where = f"moves.{decl.id}"
+    trace.rest(decl.clause, "what a play may put on the table")
+    for f in ("from_hand", "initial"):
+        if f in decl.f:
+            trace.rest(r.clause(f"{where}.{f}"), "whether the player has a play")
+    if first:
+        rest_melds(spec, spec.contract(initial=True), "whether the player can make the initial meld")
+        return
+    if "any" in spec.contracts:
+        rest_melds(spec, spec.contract(), "which melds a play may leave on the table")
+    types = spec.cards.types
+    if decl.f.get("wild_locks") and any(types[c].wild for m in old for c in m):
+        for f in ("wild_locks", "swap", "reuse"):
+            if f in decl.f:
+                trace.rest(r.clause(f"{where}.{f}"), "what a play may do with a meld holding a wild")
 
 
 def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) -> list[Table]:
