@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import rearrange as ra
-from . import flow, trace
+from . import flow, table_wilds as wilds, trace
 from .lay import decide, rest_melds
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, counts, remove
@@ -218,10 +218,22 @@ def rearrange(state: State, r: Rules, decl: MoveDecl, melds) -> State | Refusal:
 _cache: dict = {}
 
 
+_best_cache: dict = {}
+
+
 def _best(spec, table, hand, initial: bool):
+    """`rearrange.best` (Z3, the reference when Z3 cannot decide; the reference for an
+    initial meld), cached: the searches around wilds ask it the same question often."""
+    key = (id(spec), tuple(table), tuple(hand), initial)
+    hit = _best_cache.get(key)
+    if hit is not None and hit[0] is spec:
+        return hit[1]
     p = ra.best(spec, table, hand, engine="reference" if initial else "z3", initial=initial)
     if p.possible is None:          # z3 could not decide: the reference's direct search
         p = ra.best(spec, table, hand, engine="reference", initial=initial)
+    if len(_best_cache) > 20_000:
+        _best_cache.clear()
+    _best_cache[key] = (spec, p)
     return p
 
 
@@ -286,13 +298,8 @@ def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) ->
         p = _best(spec, table, hand, False)
         if p.possible and any(p.placed):
             tries.append(normal(m.cards for m in p.melds))
-        types = spec.cards.types
-        held = tuple(m for m in old if any(types[c].wild for c in m))
-        if held and decl.f.get("wild_locks"):       # the melds holding a wild set aside, the rest rearranged
-            free = counts([c for m in old if m not in held for c in m], width)
-            p = _best(spec, free, hand, False)
-            if p.possible and any(p.placed):
-                tries.append(held + normal(m.cards for m in p.melds))
+        if decl.f.get("wild_locks"):       # the melds holding a wild kept whole (grown), the rest rearranged
+            tries += wilds.kept_tries(spec, _best, old, hand)
         q = _best(spec, zero, hand, False)
         if q.possible and any(q.placed):
             tries.append(old + normal(m.cards for m in q.melds))
@@ -306,35 +313,9 @@ def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) ->
 
 
 def _swap_tries(spec, decl: MoveDecl, old: Table, hand: tuple) -> list[Table]:
-    """Plays that win a wild by a swap (under `wild_locks` and `swap`): for each old meld
-    holding a wild, each wild in it and each natural type in the hand that can stand in the
-    wild's place (the meld still valid), that meld with the natural swapped in, the other
-    melds holding a wild left as they are, and the rest of the table with the won wild
-    rearranged with the rest of the hand by `_best`. Only naturals from the hand are
-    swapped in (under `from: table` a natural from the table is not searched for), one
-    wild per play; whether the play holds the rules (say, `reuse`) is `check`'s to say."""
-    if not (decl.f.get("wild_locks") and decl.f.get("swap")):
-        return []
-    types = spec.cards.types
-    width = len(types)
-    held = [i for i, m in enumerate(old) if any(types[c].wild for c in m)]
-    out = []
-    for i in held:
-        for w in sorted({c for c in old[i] if types[c].wild}):
-            rest = list(old[i])
-            rest.remove(w)
-            for t in (t for t, n in enumerate(hand) if n and types[t].natural):
-                swapped = tuple(sorted(rest + [t]))
-                m = counts(swapped, width)
-                if not ra.judge(spec, [], m, [m]).legal:
-                    continue
-                free = counts([c for j, mm in enumerate(old) if j not in held for c in mm] + [w], width)
-                left = tuple(n - (k == t) for k, n in enumerate(hand))
-                p = _best(spec, free, left, False)
-                if p.possible:
-                    keep = tuple(old[j] for j in held if j != i)
-                    out.append(keep + (swapped,) + normal(mm.cards for mm in p.melds))
-    return out
+    """Plays that win one or two wilds by swaps (under `wild_locks` and `swap`):
+    `table_wilds.swap_tries`; whether a play holds the rules (say, `reuse`) is `check`'s to say."""
+    return wilds.swap_tries(spec, _best, decl.f, old, hand)
 
 
 def able(state: State, seat: int) -> bool:
