@@ -30,16 +30,18 @@ partition of its cards (`reference.decide`), not of the given melds.
 
 `options(state, decl)` is the play `legal_moves` offers: the most the mover can place
 (`rulings.rearrange.best`: Z3, the reference when Z3 cannot decide), or, when that
-rearrangement breaks a wild rule, the most with the melds holding a wild left as they
-are, or else the best melds from the hand alone beside the table untouched: the first of
-these the rules allow; and, where a wild may be won by a swap, plays that swap one wild
-for a natural from the hand (`_swap_tries`). Of the plays the rules allow, the one placing
-the most cards is offered (the first of equals, in the order above). So under the wild
-rules the play offered is not always the most the rules allow (cards added to a wild's
-meld, a natural swapped in from the table, two wilds won in one play, and a won wild
-placed with the table's cards when the rest of the table could not take it are never
-searched for), and `able(state, seat)` (whether a seat has any play, the name `able`) may
-miss a play that only such a move makes.
+rearrangement breaks a wild rule, the plays built around the melds holding a wild
+(`table_wilds.kept_tries`: those melds kept whole and grown), the best melds from the
+hand alone beside the table untouched, and the plays winning one or two wilds by swaps
+with naturals from the hand or, under `from: table`, from the table
+(`table_wilds.swap_tries`). Of the plays the rules allow (`check` judges
+every candidate), the one placing the most cards is offered (the first of equals, in
+the order above). Under the wild rules the play offered is still not always the most
+the rules allow (`table_wilds` says what is not searched), and `able(state, seat)`
+(whether a seat has any play, the name `able`) may miss a play only such a move makes.
+A decision that consults `options` while tracing rests on what the play offered depends
+on (`rest_play`), so the trace's replay under each other reading finds the readings
+that change it (a draw for want of a play rests on the initial threshold).
 """
 from __future__ import annotations
 
