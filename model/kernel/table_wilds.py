@@ -15,8 +15,9 @@ card used). What is searched:
   {from: table}`, from a free meld too), every single swap and every pair of swaps on two
   different held melds (so one or two wilds won in one play, one per meld, as `check`
   allows). For each: the won wilds laid out with the free melds' cards and the rest of the
-  hand; the free melds laid out without them and the wilds added to the held or swapped
-  melds (`grow`, the play dropped if a wild is left over); and under `reuse`, the won wilds
+  hand; the free melds laid out without them and the wilds added to the held melds or
+  another swapped one (`grow`, the play dropped if a wild is left over or goes back into
+  the meld it was won from); and under `reuse`, the won wilds
   laid out first with cards of the hand alone (each in a meld with hand cards), the free
   melds then with what is left. The held and swapped melds then take the hand's leftovers
   (`grow`).
@@ -185,10 +186,11 @@ def swap_tries(spec, best: Best, decl_f: dict, old: Table, hand: tuple) -> list[
             grow(spec, melds, range(len(base)), _left(left, p.placed))
             out.append(_table(melds))
         p = best(spec, rest_table, left, False)
-        if p.possible:                                   # the won wilds added to the held or swapped melds
+        if p.possible:                                   # the won wilds added to the held or other swapped melds
             melds = list(base)
             loose = grow(spec, melds, range(len(base)), won + _left(left, p.placed))
-            if not any(loose[w] for w in won):
+            back = any(melds[len(keep) + k].count(w) > swapped[k].count(w) for k, (_, w, _, _) in enumerate(combo))
+            if not any(loose[w] for w in won) and not back:     # (a wild back in its own meld: no swap)
                 out.append(_table(melds + _melds(p)))
         if decl_f.get("reuse"):                          # the won wilds with hand cards first
             q = best(spec, _plus((0,) * width, won), left, False)
