@@ -274,7 +274,8 @@ def rest_play(st: State, decl: MoveDecl, old: Table, first: bool) -> None:
         if f in decl.f:
             trace.rest(r.clause(f"{where}.{f}"), "whether the player has a play")
     if first:
-        rest_melds(spec, spec.contract(initial=True), "whether the player can make the initial meld")
+        if "initial" in spec.contracts:
+            rest_melds(spec, spec.contract(initial=True), "whether the player can make the initial meld")
         return
     if "any" in spec.contracts:
         rest_melds(spec, spec.contract(), "which melds a play may leave on the table")
