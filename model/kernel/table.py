@@ -46,6 +46,7 @@ that change it (a draw for want of a play rests on the initial threshold).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterator
 
 from .. import rearrange as ra
 from . import flow, table_wilds as wilds, trace
@@ -287,38 +288,56 @@ def rest_play(st: State, decl: MoveDecl, old: Table, first: bool) -> None:
 
 
 def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) -> list[Table]:
+    """The legal play placing the most cards of the tries (`_tries`), the first of equals.
+    The most any rearrangement places bounds every play: the tries stop once a legal one
+    reaches it (what follows could only tie), and none are made when it is less than the
+    least a play must place."""
     spec = st.spec
     r = rules(spec)
     width = len(spec.cards.types)
-    zero = (0,) * width
-    table = counts([c for m in old for c in m], width)
-    tries = []
     if first:
-        p = _best(spec, zero, hand, True)
-        if p.possible and any(p.placed):
-            tries.append(old + normal(m.cards for m in p.melds))
+        p = _best(spec, (0,) * width, hand, True)
+        tries = iter([old + normal(m.cards for m in p.melds)] if p.possible and any(p.placed) else [])
+        bound = None
     else:
-        p = _best(spec, table, hand, False)
-        if p.possible and any(p.placed):
-            tries.append(normal(m.cards for m in p.melds))
-        if decl.f.get("wild_locks"):       # the melds holding a wild kept whole (grown), the rest rearranged
-            tries += wilds.kept_tries(spec, _best, old, hand)
-        q = _best(spec, zero, hand, False)
-        if q.possible and any(q.placed):
-            tries.append(old + normal(m.cards for m in q.melds))
-        tries += _swap_tries(spec, decl, old, hand)
+        p = _best(spec, counts([c for m in old for c in m], width), hand, False)
+        if not p.possible:          # the table's own cards cannot all be laid out: no play at all
+            return []
+        least = int((decl.f.get("from_hand") or {}).get("min", 0))
+        if sum(p.placed) < max(least, 1):
+            return []               # (a play placing nothing is never offered)
+        bound = sum(map(len, old)) + sum(p.placed)
+        tries = _tries(st, decl, old, hand, p)
+    best, most = None, 0
     with trace.tracing(False):
-        legal = [t for t in tries if check(st, r, decl, t) is None]
-    if not legal:
-        return []
-    laid = [sum(map(len, t)) for t in legal]
-    return [legal[laid.index(max(laid))]]         # the most cards placed; the first of equals
+        for t in tries:
+            laid = sum(map(len, t))
+            if laid > most and check(st, r, decl, t) is None:
+                best, most = t, laid
+                if bound is not None and most >= bound:
+                    break
+    return [] if best is None else [best]
+
+
+def _tries(st: State, decl: MoveDecl, old: Table, hand: tuple, p) -> Iterator[Table]:
+    """The candidate plays after the initial meld, in order: the most any rearrangement
+    places (`p`), then the plays built around the melds holding a wild, the best melds
+    from the hand beside the table as it is, and the plays winning wilds by swaps; each
+    one `check` has yet to judge."""
+    spec = st.spec
+    yield normal(m.cards for m in p.melds)
+    if decl.f.get("wild_locks"):    # the melds holding a wild kept whole (grown), the rest rearranged
+        yield from wilds.kept_tries(spec, _best, old, hand)
+    q = _best(spec, (0,) * len(spec.cards.types), hand, False)
+    if q.possible and any(q.placed):
+        yield old + normal(m.cards for m in q.melds)
+    yield from wilds.swap_tries(spec, _best, decl.f, old, hand)
 
 
 def _swap_tries(spec, decl: MoveDecl, old: Table, hand: tuple) -> list[Table]:
     """Plays that win one or two wilds by swaps (under `wild_locks` and `swap`):
     `table_wilds.swap_tries`; whether a play holds the rules (say, `reuse`) is `check`'s to say."""
-    return wilds.swap_tries(spec, _best, decl.f, old, hand)
+    return list(wilds.swap_tries(spec, _best, decl.f, old, hand))
 
 
 def able(state: State, seat: int) -> bool:

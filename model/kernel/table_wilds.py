@@ -34,7 +34,7 @@ decides which are legal.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from typing import Callable, Iterator
 
 from .. import rearrange as ra
 from .state import counts
@@ -105,29 +105,27 @@ def _table(melds) -> Table:
     return tuple(tuple(sorted(m)) for m in melds)
 
 
-def kept_tries(spec, best: Best, old: Table, hand: tuple) -> list[Table]:
+def kept_tries(spec, best: Best, old: Table, hand: tuple) -> Iterator[Table]:
     """The held melds kept whole (and grown), the free melds rearranged with the hand."""
     width = len(spec.cards.types)
     held = _held(spec, old)
     if not held:
-        return []
+        return
     keep = [old[i] for i in held]
     free = counts([c for j, m in enumerate(old) if j not in held for c in m], width)
-    out = []
     p = best(spec, free, hand, False)
     if p.possible:
         melds = keep + _melds(p)
         grow(spec, melds, range(len(keep)), _left(hand, p.placed))
         if sum(map(len, melds)) > sum(map(len, old)):
-            out.append(_table(melds))
+            yield _table(melds)
     first = list(keep)                                   # the held melds grown from the whole hand first
     loose = grow(spec, first, range(len(keep)), Counter({t: n for t, n in enumerate(hand) if n}))
     used = Counter({t: n for t, n in enumerate(hand) if n}) - loose
     if used:
         q = best(spec, free, _minus(hand, used), False)
         if q.possible:
-            out.append(_table(first + _melds(q)))
-    return out
+            yield _table(first + _melds(q))
 
 
 def swaps(spec, decl_f: dict, old: Table, hand: tuple) -> list[tuple[int, int, int, str]]:
@@ -154,17 +152,17 @@ def swaps(spec, decl_f: dict, old: Table, hand: tuple) -> list[tuple[int, int, i
     return out
 
 
-def swap_tries(spec, best: Best, decl_f: dict, old: Table, hand: tuple) -> list[Table]:
-    """Plays that win one wild, or two from two held melds, by swaps (see the module doc)."""
+def swap_tries(spec, best: Best, decl_f: dict, old: Table, hand: tuple) -> Iterator[Table]:
+    """Plays that win one wild, or two from two held melds, by swaps (see the module doc),
+    built one at a time (the caller may stop early)."""
     if not (decl_f.get("wild_locks") and decl_f.get("swap")):
-        return []
+        return
     width = len(spec.cards.types)
     held = _held(spec, old)
     options = swaps(spec, decl_f, old, hand)
     combos = [(s,) for s in options]
     combos += [(a, b) for k, a in enumerate(options) for b in options[k + 1:] if a[0] != b[0]]
     free = counts([c for j, m in enumerate(old) if j not in held for c in m], width)
-    out: list[Table] = []
     for combo in combos:
         from_hand = Counter(t for _, _, t, src in combo if src == "hand")
         from_table = Counter(t for _, _, t, src in combo if src == "table")
@@ -184,14 +182,14 @@ def swap_tries(spec, best: Best, decl_f: dict, old: Table, hand: tuple) -> list[
         if p.possible:                                   # the won wilds laid out with the free melds
             melds = base + _melds(p)
             grow(spec, melds, range(len(base)), _left(left, p.placed))
-            out.append(_table(melds))
+            yield _table(melds)
         p = best(spec, rest_table, left, False)
         if p.possible:                                   # the won wilds added to the held or other swapped melds
             melds = list(base)
             loose = grow(spec, melds, range(len(base)), won + _left(left, p.placed))
             back = any(melds[len(keep) + k].count(w) > swapped[k].count(w) for k, (_, w, _, _) in enumerate(combo))
             if not any(loose[w] for w in won) and not back:     # (a wild back in its own meld: no swap)
-                out.append(_table(melds + _melds(p)))
+                yield _table(melds + _melds(p))
         if decl_f.get("reuse"):                          # the won wilds with hand cards first
             q = best(spec, _plus((0,) * width, won), left, False)
             if q.possible and any(q.placed):
@@ -200,5 +198,4 @@ def swap_tries(spec, best: Best, decl_f: dict, old: Table, hand: tuple) -> list[
                 if p.possible:
                     melds = base + _melds(q) + _melds(p)
                     grow(spec, melds, range(len(base)), _left(left2, p.placed))
-                    out.append(_table(melds))
-    return out
+                    yield _table(melds)
