@@ -30,23 +30,26 @@ partition of its cards (`reference.decide`), not of the given melds.
 
 `options(state, decl)` is the play `legal_moves` offers: the most the mover can place
 (`rulings.rearrange.best`: Z3, the reference when Z3 cannot decide), or, when that
-rearrangement breaks a wild rule, the most with the melds holding a wild left as they
-are, or else the best melds from the hand alone beside the table untouched: the first of
-these the rules allow; and, where a wild may be won by a swap, plays that swap one wild
-for a natural from the hand (`_swap_tries`). Of the plays the rules allow, the one placing
-the most cards is offered (the first of equals, in the order above). So under the wild
-rules the play offered is not always the most the rules allow (cards added to a wild's
-meld, a natural swapped in from the table, two wilds won in one play, and a won wild
-placed with the table's cards when the rest of the table could not take it are never
-searched for), and `able(state, seat)` (whether a seat has any play, the name `able`) may
-miss a play that only such a move makes.
+rearrangement breaks a wild rule, the plays built around the melds holding a wild
+(`table_wilds.kept_tries`: those melds kept whole and grown), the best melds from the
+hand alone beside the table untouched, and the plays winning one or two wilds by swaps
+with naturals from the hand or, under `from: table`, from the table
+(`table_wilds.swap_tries`). Of the plays the rules allow (`check` judges
+every candidate), the one placing the most cards is offered (the first of equals, in
+the order above). Under the wild rules the play offered is still not always the most
+the rules allow (`table_wilds` says what is not searched), and `able(state, seat)`
+(whether a seat has any play, the name `able`) may miss a play only such a move makes.
+A decision that consults `options` while tracing rests on what the play offered depends
+on (`rest_play`), so the trace's replay under each other reading finds the readings
+that change it (a draw for want of a play rests on the initial threshold).
 """
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterator
 
 from .. import rearrange as ra
-from . import flow, trace
+from . import flow, table_wilds as wilds, trace
 from .lay import decide, rest_melds
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, counts, remove
@@ -218,10 +221,22 @@ def rearrange(state: State, r: Rules, decl: MoveDecl, melds) -> State | Refusal:
 _cache: dict = {}
 
 
+_best_cache: dict = {}
+
+
 def _best(spec, table, hand, initial: bool):
+    """`rearrange.best` (Z3, the reference when Z3 cannot decide; the reference for an
+    initial meld), cached: the searches around wilds ask it the same question often."""
+    key = (id(spec), tuple(table), tuple(hand), initial)
+    hit = _best_cache.get(key)
+    if hit is not None and hit[0] is spec:
+        return hit[1]
     p = ra.best(spec, table, hand, engine="reference" if initial else "z3", initial=initial)
     if p.possible is None:          # z3 could not decide: the reference's direct search
         p = ra.best(spec, table, hand, engine="reference", initial=initial)
+    if len(_best_cache) > 20_000:
+        _best_cache.clear()
+    _best_cache[key] = (spec, p)
     return p
 
 
@@ -232,6 +247,8 @@ def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table
     old = st.zone(decl.f["to"])
     hand = st.hand()
     first = before_initial(st, decl)
+    if trace.tracing_on():
+        rest_play(st, decl, old, first)
     key = (id(spec), decl.id, old, hand, first)
     hit = _cache.get(key)
     if hit is not None and hit[0] is spec:
@@ -243,70 +260,84 @@ def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table
     return out
 
 
+def rest_play(st: State, decl: MoveDecl, old: Table, first: bool) -> None:
+    """Note what the play offered rests on, for a decision that consults it (whether a
+    player can play, say): every field of the move that `check` reads, and the melds the
+    play may hold (the initial contract's clauses before the initial meld, the free melds'
+    after it); the wild rules only while the table holds a meld with a wild, the only
+    time they can change the play. Which of these change the decision is the trace's
+    replay under each other reading to find."""
+    spec = st.spec
+    r = rules(spec)
+    where = f"moves.{decl.id}"
+    trace.rest(decl.clause, "what a play may put on the table")
+    for f in ("from_hand", "initial"):
+        if f in decl.f:
+            trace.rest(r.clause(f"{where}.{f}"), "whether the player has a play")
+    if first:
+        if "initial" in spec.contracts:
+            rest_melds(spec, spec.contract(initial=True), "whether the player can make the initial meld")
+        return
+    if "any" in spec.contracts:
+        rest_melds(spec, spec.contract(), "which melds a play may leave on the table")
+    types = spec.cards.types
+    if decl.f.get("wild_locks") and any(types[c].wild for m in old for c in m):
+        for f in ("wild_locks", "swap", "reuse"):
+            if f in decl.f:
+                trace.rest(r.clause(f"{where}.{f}"), "what a play may do with a meld holding a wild")
+
+
 def _options(st: State, decl: MoveDecl, old: Table, hand: tuple, first: bool) -> list[Table]:
+    """The legal play placing the most cards of the tries (`_tries`), the first of equals.
+    The most any rearrangement places bounds every play: the tries stop once a legal one
+    reaches it (what follows could only tie), and none are made when it is less than the
+    least a play must place."""
     spec = st.spec
     r = rules(spec)
     width = len(spec.cards.types)
-    zero = (0,) * width
-    table = counts([c for m in old for c in m], width)
-    tries = []
     if first:
-        p = _best(spec, zero, hand, True)
-        if p.possible and any(p.placed):
-            tries.append(old + normal(m.cards for m in p.melds))
+        p = _best(spec, (0,) * width, hand, True)
+        tries = iter([old + normal(m.cards for m in p.melds)] if p.possible and any(p.placed) else [])
+        bound = None
     else:
-        p = _best(spec, table, hand, False)
-        if p.possible and any(p.placed):
-            tries.append(normal(m.cards for m in p.melds))
-        types = spec.cards.types
-        held = tuple(m for m in old if any(types[c].wild for c in m))
-        if held and decl.f.get("wild_locks"):       # the melds holding a wild set aside, the rest rearranged
-            free = counts([c for m in old if m not in held for c in m], width)
-            p = _best(spec, free, hand, False)
-            if p.possible and any(p.placed):
-                tries.append(held + normal(m.cards for m in p.melds))
-        q = _best(spec, zero, hand, False)
-        if q.possible and any(q.placed):
-            tries.append(old + normal(m.cards for m in q.melds))
-        tries += _swap_tries(spec, decl, old, hand)
+        p = _best(spec, counts([c for m in old for c in m], width), hand, False)
+        if not p.possible:          # the table's own cards cannot all be laid out: no play at all
+            return []
+        least = int((decl.f.get("from_hand") or {}).get("min", 0))
+        if sum(p.placed) < max(least, 1):
+            return []               # (a play placing nothing is never offered)
+        bound = sum(map(len, old)) + sum(p.placed)
+        tries = _tries(st, decl, old, hand, p)
+    best, most = None, 0
     with trace.tracing(False):
-        legal = [t for t in tries if check(st, r, decl, t) is None]
-    if not legal:
-        return []
-    laid = [sum(map(len, t)) for t in legal]
-    return [legal[laid.index(max(laid))]]         # the most cards placed; the first of equals
+        for t in tries:
+            laid = sum(map(len, t))
+            if laid > most and check(st, r, decl, t) is None:
+                best, most = t, laid
+                if bound is not None and most >= bound:
+                    break
+    return [] if best is None else [best]
+
+
+def _tries(st: State, decl: MoveDecl, old: Table, hand: tuple, p) -> Iterator[Table]:
+    """The candidate plays after the initial meld, in order: the most any rearrangement
+    places (`p`), then the plays built around the melds holding a wild, the best melds
+    from the hand beside the table as it is, and the plays winning wilds by swaps; each
+    one `check` has yet to judge."""
+    spec = st.spec
+    yield normal(m.cards for m in p.melds)
+    if decl.f.get("wild_locks"):    # the melds holding a wild kept whole (grown), the rest rearranged
+        yield from wilds.kept_tries(spec, _best, old, hand)
+    q = _best(spec, (0,) * len(spec.cards.types), hand, False)
+    if q.possible and any(q.placed):
+        yield old + normal(m.cards for m in q.melds)
+    yield from wilds.swap_tries(spec, _best, decl.f, old, hand)
 
 
 def _swap_tries(spec, decl: MoveDecl, old: Table, hand: tuple) -> list[Table]:
-    """Plays that win a wild by a swap (under `wild_locks` and `swap`): for each old meld
-    holding a wild, each wild in it and each natural type in the hand that can stand in the
-    wild's place (the meld still valid), that meld with the natural swapped in, the other
-    melds holding a wild left as they are, and the rest of the table with the won wild
-    rearranged with the rest of the hand by `_best`. Only naturals from the hand are
-    swapped in (under `from: table` a natural from the table is not searched for), one
-    wild per play; whether the play holds the rules (say, `reuse`) is `check`'s to say."""
-    if not (decl.f.get("wild_locks") and decl.f.get("swap")):
-        return []
-    types = spec.cards.types
-    width = len(types)
-    held = [i for i, m in enumerate(old) if any(types[c].wild for c in m)]
-    out = []
-    for i in held:
-        for w in sorted({c for c in old[i] if types[c].wild}):
-            rest = list(old[i])
-            rest.remove(w)
-            for t in (t for t, n in enumerate(hand) if n and types[t].natural):
-                swapped = tuple(sorted(rest + [t]))
-                m = counts(swapped, width)
-                if not ra.judge(spec, [], m, [m]).legal:
-                    continue
-                free = counts([c for j, mm in enumerate(old) if j not in held for c in mm] + [w], width)
-                left = tuple(n - (k == t) for k, n in enumerate(hand))
-                p = _best(spec, free, left, False)
-                if p.possible:
-                    keep = tuple(old[j] for j in held if j != i)
-                    out.append(keep + (swapped,) + normal(mm.cards for mm in p.melds))
-    return out
+    """Plays that win one or two wilds by swaps (under `wild_locks` and `swap`):
+    `table_wilds.swap_tries`; whether a play holds the rules (say, `reuse`) is `check`'s to say."""
+    return list(wilds.swap_tries(spec, _best, decl.f, old, hand))
 
 
 def able(state: State, seat: int) -> bool:
