@@ -52,6 +52,7 @@ class PlaySearch:
     budget_hit: bool
     matters: int = 0                # games in which the specs' verdicts differ somewhere
     bound: str = ""
+    counts: object = None           # the player counts played (`player_counts.CountPlan`)
 
     def how(self) -> str:
         stop = "; the time budget stopped it before every game was compared" if self.budget_hit else ""
@@ -63,19 +64,23 @@ def _players(spec) -> tuple[int, int]:
     return kernel.rules(spec).players_range()
 
 
-def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS) -> list[Game]:
-    """Seeded games under `spec`, cached on the spec (the same bound gives the same games)."""
+def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS, at=None) -> list[Game]:
+    """Seeded games under `spec`, cached on the spec (the same bound gives the same games):
+    for `configs` (players above the fewest), or for `at`, (players, player) in order."""
     from rulings.spec import derived
 
     def build(s):
         return {}
 
     cache = derived(spec, "search_play.games", build)
-    key = (seeds, max_moves, tuple(configs))
-    if key not in cache:
-        cache[key] = [_play(spec, n, kind, seed, max_moves) for n, kind in _configs(spec, configs)
-                      for seed in range(seeds)]
-    return cache[key]
+    out = []
+    for n, kind in (at if at is not None else _configs(spec, configs)):
+        for seed in range(seeds):
+            key = (n, kind, seed, max_moves)
+            if key not in cache:
+                cache[key] = _play(spec, n, kind, seed, max_moves)
+            out.append(cache[key])
+    return out
 
 
 def _configs(spec, configs) -> list[tuple[int, str]]:
@@ -222,9 +227,15 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
 
 def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_moves: int = 200,
                     count_all: bool = False, shrink_seconds: float = 10.0) -> PlaySearch:
-    """The first difference in the games played under spec a, fewest players then the
-    shortest history; with `count_all`, every game is compared (to say how often)."""
-    games = play_games(spec_a, seeds, max_moves)     # played once per spec and bound, not charged to the budget
+    """The first difference in the games played under spec a, fewest players (of the
+    counts at which the specs' rules differ, `player_counts.plan`) then the shortest
+    history; with `count_all`, every game is compared (to say how often)."""
+    from .player_counts import plan
+
+    usual = _configs(spec_a, CONFIGS)
+    counts = plan(spec_a, spec_b, sorted({n for n, _ in usual}))
+    # played once per spec and bound, not charged to the budget
+    games = play_games(spec_a, seeds, max_moves, at=counts.configs(usual))
     t0 = time.perf_counter()
     deadline = t0 + seconds
     counter = [0]
@@ -232,8 +243,8 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
     done = matters = 0
     budget_hit = False
     for g in games:
-        if best is not None and not count_all and g.players > best["players"]:
-            break
+        if best is not None and not count_all and g.players != best["players"]:
+            break       # the games of a count are together, the counts where the rules differ first
         try:
             hit = first_difference(g, spec_b, deadline, counter)
         except TimeoutError:
@@ -249,10 +260,12 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
         if shrunk is not None:
             best["situation"], best["shrunk"] = shrunk.doc, shrunk
     n = len(games)
-    configs = sorted({(g.players, g.player) for g in games})
+    configs = list(dict.fromkeys((g.players, g.player) for g in games))
     bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in configs)
              + f", the first {max_moves} moves of each ({done} of {n} games compared)")
-    return PlaySearch(best, done, counter[0], time.perf_counter() - t0, budget_hit, matters, bound)
+    if counts.extra() or counts.unplayed:
+        bound += f" ({counts.words()})"
+    return PlaySearch(best, done, counter[0], time.perf_counter() - t0, budget_hit, matters, bound, counts)
 
 
 def replay(spec, data: dict):
