@@ -67,20 +67,19 @@ def _players(spec) -> tuple[int, int]:
 def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS, at=None) -> list[Game]:
     """Seeded games under `spec`, cached on the spec (the same bound gives the same games):
     for `configs` (players above the fewest), or for `at`, (players, player) in order."""
+    return [game(spec, n, kind, seed, max_moves) for n, kind in (at if at is not None else _configs(spec, configs))
+            for seed in range(seeds)]
+
+
+def game(spec, n: int, kind: str, seed: int, max_moves: int) -> Game:
+    """One seeded game under `spec`, played once and kept on the spec."""
     from rulings.spec import derived
 
-    def build(s):
-        return {}
-
-    cache = derived(spec, "search_play.games", build)
-    out = []
-    for n, kind in (at if at is not None else _configs(spec, configs)):
-        for seed in range(seeds):
-            key = (n, kind, seed, max_moves)
-            if key not in cache:
-                cache[key] = _play(spec, n, kind, seed, max_moves)
-            out.append(cache[key])
-    return out
+    cache = derived(spec, "search_play.games", lambda s: {})
+    key = (n, kind, seed, max_moves)
+    if key not in cache:
+        cache[key] = _play(spec, n, kind, seed, max_moves)
+    return cache[key]
 
 
 def _configs(spec, configs) -> list[tuple[int, str]]:
@@ -234,38 +233,41 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
 
     usual = _configs(spec_a, CONFIGS)
     counts = plan(spec_a, spec_b, sorted({n for n, _ in usual}))
-    # played once per spec and bound, not charged to the budget
-    games = play_games(spec_a, seeds, max_moves, at=counts.configs(usual))
+    at = counts.configs(usual)
     t0 = time.perf_counter()
     deadline = t0 + seconds
+    playing = 0.0       # each game is played when it is first compared, once per spec and bound, not charged to the budget
     counter = [0]
     best = None
     done = matters = 0
     budget_hit = False
-    for g in games:
-        if best is not None and not count_all and g.players != best["players"]:
-            break       # the games of a count are together, the counts where the rules differ first
+    for n_players, kind in at:
+        if best is not None and not count_all and n_players != best["players"]:
+            break       # the counts where the rules differ come first, fewest first
+        t = time.perf_counter()
+        games = [game(spec_a, n_players, kind, seed, max_moves) for seed in range(seeds)]
+        playing += time.perf_counter() - t
+        deadline += time.perf_counter() - t
         try:
-            hit = first_difference(g, spec_b, deadline, counter)
+            for g in games:
+                hit = first_difference(g, spec_b, deadline, counter)
+                done += 1
+                if hit is not None:
+                    matters += 1
+                    if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
+                        best = hit
         except TimeoutError:
             budget_hit = True
             break
-        done += 1
-        if hit is not None:
-            matters += 1
-            if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
-                best = hit
     if best is not None and best.get("scenario"):
         shrunk = shrink_play.shrink(spec_a, spec_b, best["scenario"], seconds=shrink_seconds)
         if shrunk is not None:
             best["situation"], best["shrunk"] = shrunk.doc, shrunk
-    n = len(games)
-    configs = list(dict.fromkeys((g.players, g.player) for g in games))
-    bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in configs)
-             + f", the first {max_moves} moves of each ({done} of {n} games compared)")
+    bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in at)
+             + f", the first {max_moves} moves of each ({done} of {len(at) * seeds} games compared)")
     if counts.extra() or counts.unplayed:
         bound += f" ({counts.words()})"
-    return PlaySearch(best, done, counter[0], time.perf_counter() - t0, budget_hit, matters, bound, counts)
+    return PlaySearch(best, done, counter[0], time.perf_counter() - t0 - playing, budget_hit, matters, bound, counts)
 
 
 def replay(spec, data: dict):
