@@ -31,6 +31,7 @@ class CountPlan:
     usual: list[int]            # the counts every search plays (the fewest and the next two)
     played: list[int]           # the counts played, in the order searched
     unplayed: list[int]         # counts at which the rules differ, not played
+    most: int = MOST            # the bound: counts where the rules differ played at most
 
     def configs(self, usual_configs: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """(players, player) in the order played: where the rules differ, then the rest."""
@@ -53,20 +54,22 @@ class CountPlan:
             why = "the specs' rules are the same at every player count"
         out = f"{why}; played {_span(self.played)} players"
         if self.unplayed:
-            out += f"; not played: {_span(self.unplayed)} players (at most {MOST} counts where the rules differ)"
+            out += f"; not played: {_span(self.unplayed)} players (at most {self.most} counts where the rules differ)"
         return out
 
     def to_json(self) -> dict:
         return {"allowed": self.allowed, "differ": self.differ, "everywhere": self.everywhere,
-                "played": self.played, "unplayed": self.unplayed}
+                "played": self.played, "unplayed": self.unplayed, "most": self.most}
 
 
-def plan(spec_a, spec_b, usual: list[int], most: int = MOST) -> CountPlan:
-    """The counts to play to tell `spec_a` from `spec_b`, given the usual ones."""
+def plan(spec_a, spec_b, usual: list[int], most: int | None = None) -> CountPlan:
+    """The counts to play to tell `spec_a` from `spec_b`, given the usual ones: at most
+    `most` (`MOST` when not given) counts where the rules differ."""
     allowed, differ, everywhere = counts_apart(spec_a, spec_b)
-    chosen = differ[:most]
+    chosen = differ[:MOST if most is None else most]
     played = chosen + [n for n in usual if n not in chosen]
-    return CountPlan(allowed, differ, everywhere, list(usual), played, [n for n in differ if n not in chosen])
+    return CountPlan(allowed, differ, everywhere, list(usual), played, [n for n in differ if n not in chosen],
+                     MOST if most is None else most)
 
 
 __all__ = ["CountPlan", "plan", "MOST"]
