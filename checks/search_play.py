@@ -1,14 +1,17 @@
 """How: two turn rule sets told apart by differential play in the kernel.
 
 Seeded games are played under one spec (the spec in force) by the players of
-`rulings.players`, smallest tables first. At the deal and at every state reached, the
+`rulings.players`: first at the player counts where the two specs' rules differ, fewest
+first, then at the fewest players the spec allows and the next two (`player_counts`),
+each game played when it is first compared. At the deal and at every state reached, the
 same state is judged under the other spec too: the moves each spec's kernel lists as
 legal, and each move's outcome (refused, legal with the same next state, legal with
 another next state, undecided). The first state where a move's outcome differs is a
 witness: the seed, the players and the moves from the deal, which `rulings judge`
 replays (as a scenario of the state before the move) under either reading.
 
-Shrinking: games are searched fewest players first, and among the games searched the
+Shrinking: games are searched fewest players first (of the counts where the rules
+differ), and among the games searched the
 witness with the shortest history is kept; then the situation before the differing move
 is shrunk by `shrink_play` (fewer players, cards, history, a smaller move) while the two
 specs still judge the move otherwise, and kept beside the replay from the deal as a
@@ -246,8 +249,9 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
             break       # the counts where the rules differ come first, fewest first
         t = time.perf_counter()
         games = [game(spec_a, n_players, kind, seed, max_moves) for seed in range(seeds)]
-        playing += time.perf_counter() - t
-        deadline += time.perf_counter() - t
+        spent = time.perf_counter() - t
+        playing += spent
+        deadline += spent
         try:
             for g in games:
                 hit = first_difference(g, spec_b, deadline, counter)

@@ -4,8 +4,10 @@ clause changed or dropped), whatever the clause is about.
 1. Meld legality, when the specs' contracts, meld kinds, cards or params differ: Z3,
    fewest cards first (`search_melds`).
 2. Play: seeded games in the kernel, every state judged under both specs
-   (`search_play`), fewest players first, the shortest history kept, the situation
-   then shrunk (`shrink_play`).
+   (`search_play`), at the player counts where the specs' rules differ first
+   (`player_counts`), fewest players first, the shortest history kept, the situation
+   then shrunk (`shrink_play`); the answer names the counts played and those where the
+   rules differ that were not.
 3. Where seeded play met no difference (and `situation_seconds` is given): situations
    built by Hypothesis from the spec's zones and counters (`search_situations`).
 Before play, where the difference is in a kernel field that `turns.targeted` knows how
