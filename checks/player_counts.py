@@ -45,7 +45,9 @@ class CountPlan:
         """Does the plan play otherwise than every search plays?"""
         return self.played != self.usual
 
-    def words(self) -> str:
+    def words(self, searched: list[int] | None = None) -> str:
+        """In words; with `searched`, the counts of which a game was compared (a search
+        that found a difference stops before the counts after it)."""
         if self.everywhere:
             why = "the specs' rules differ at every player count (a field that holds whatever the count differs)"
         elif self.differ:
@@ -53,6 +55,8 @@ class CountPlan:
         else:
             why = "the specs' rules are the same at every player count"
         out = f"{why}; played {_span(self.played)} players"
+        if searched is not None and searched != self.played:
+            out = f"{why}; played {_span(searched)} players (of {_span(self.played)} planned)"
         if self.unplayed:
             out += f"; not played: {_span(self.unplayed)} players (at most {self.most} counts where the rules differ)"
         return out

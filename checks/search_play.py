@@ -55,7 +55,8 @@ class PlaySearch:
     budget_hit: bool
     matters: int = 0                # games in which the specs' verdicts differ somewhere
     bound: str = ""
-    counts: object = None           # the player counts played (`player_counts.CountPlan`)
+    counts: object = None           # the player counts planned (`player_counts.CountPlan`)
+    searched: list = field(default_factory=list)   # the counts of which a game was compared, in order
 
     def how(self) -> str:
         stop = "; the time budget stopped it before every game was compared" if self.budget_hit else ""
@@ -244,6 +245,7 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
     best = None
     done = matters = 0
     budget_hit = False
+    searched: list[int] = []
     for n_players, kind in at:
         if best is not None and not count_all and n_players != best["players"]:
             break       # the counts where the rules differ come first, fewest first
@@ -256,6 +258,8 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
             for g in games:
                 hit = first_difference(g, spec_b, deadline, counter)
                 done += 1
+                if n_players not in searched:
+                    searched.append(n_players)
                 if hit is not None:
                     matters += 1
                     if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
@@ -270,8 +274,9 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
     bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in at)
              + f", the first {max_moves} moves of each ({done} of {len(at) * seeds} games compared)")
     if counts.extra() or counts.unplayed:
-        bound += f" ({counts.words()})"
-    return PlaySearch(best, done, counter[0], time.perf_counter() - t0 - playing, budget_hit, matters, bound, counts)
+        bound += f" ({counts.words(searched)})"
+    return PlaySearch(best, done, counter[0], time.perf_counter() - t0 - playing, budget_hit, matters, bound, counts,
+                      searched)
 
 
 def replay(spec, data: dict):

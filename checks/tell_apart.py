@@ -114,7 +114,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                              count_all=count_all)
         methods.append(ps.how())
         often = f"differs in {ps.matters} of {ps.games} games played" if count_all else ""
-        counts = dict(ps.counts.to_json(), situations=None)
+        counts = dict(ps.counts.to_json(), searched=ps.searched, situations=None)
         if ps.found is not None:
             f = ps.found
             if f["what"] == "the deal":

@@ -124,9 +124,10 @@ def test_teams_of_five_is_played_at_five_and_told_apart_and_the_report_names_the
         assert data["players"] == 5
         counts = f.extra["player_counts"]
         assert counts["differ"] == [5] and counts["played"][0] == 5 and counts["unplayed"] == []
+        assert counts["searched"] == [5], "found at five, the usual counts after it are not played"
         shown = text(GAME, [CheckRun("reading", "reading", [f], f.seconds)], f.seconds)
-        assert f"played {', '.join(map(str, counts['played']))} players" in shown
-        assert "differ at 5 players only" in shown
+        assert (f"played 5 players (of {', '.join(map(str, counts['played']))} planned)" in shown
+                and "differ at 5 players only" in shown)
 
 
 def test_a_difference_at_counts_not_played_stays_unresolved_and_says_so(monkeypatch):
@@ -138,7 +139,7 @@ def test_a_difference_at_counts_not_played_stays_unresolved_and_says_so(monkeypa
     f = compare_readings(spec, cid, other, play_seconds=10, max_moves=60, situation_seconds=1)
     assert not f.extra["told_apart"] and not f.resolved
     counts = f.extra["player_counts"]
-    assert counts["unplayed"] == [5] and 5 not in counts["played"]
+    assert counts["unplayed"] == [5] and 5 not in counts["played"] and counts["searched"] == _usual(spec)
     assert "not played: 5 players" in f.verdict
     assert "differ at 5 players, where nothing was played" in f.extra["open"]
 
