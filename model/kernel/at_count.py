@@ -49,7 +49,8 @@ def per_count(spec, n: int) -> dict:
 
 
 def count_free(spec) -> dict:
-    """Every clause's formal content (the reading in force) without the per-count fields."""
+    """Every clause's formal content (the reading in force) without the per-count fields;
+    a clause with nothing else is left out (dropping it changes only its counts)."""
     out = {}
     for cid in spec.clauses:
         f = dict(spec.formal(cid))
@@ -60,7 +61,8 @@ def count_free(spec) -> dict:
                 del f[key]
             elif isinstance(f[key], dict) and sub in f[key]:
                 f[key] = {k: v for k, v in f[key].items() if k != sub}
-        out[cid] = f
+        if f:
+            out[cid] = f
     return out
 
 

@@ -10,7 +10,8 @@ counts it did not play unresolved, saying so.
 from __future__ import annotations
 
 import pytest
-from test_readings_generic import _play_witness_holds, with_reading
+import yaml
+from test_readings_generic import SPEC, _play_witness_holds, with_reading
 
 from rulings import kernel
 from rulings.checks import player_counts, search_situations
@@ -20,6 +21,7 @@ from rulings.checks.report import text
 from rulings.checks.search_play import CONFIGS, _configs
 from rulings.kernel.at_count import allowed_counts, counts_apart
 from rulings.spec import load
+from rulings.specfile import Loader
 
 GAME = "sequence-numbers"       # the packaged spec whose readings give sides by player count
 
@@ -136,7 +138,7 @@ def test_a_difference_at_counts_not_played_stays_unresolved_and_says_so(monkeypa
     monkeypatch.setattr(player_counts, "MOST", 0)
     spec = load(GAME)
     cid, other = next((cid, o) for cid, o in _others(spec) if counts_apart(spec, _plan(spec, cid, o)[0])[1] == [5])
-    f = compare_readings(spec, cid, other, play_seconds=10, max_moves=60, situation_seconds=1)
+    f = compare_readings(spec, cid, other, play_seconds=10, max_moves=30, situation_seconds=0)
     assert not f.extra["told_apart"] and not f.resolved
     counts = f.extra["player_counts"]
     assert counts["unplayed"] == [5] and 5 not in counts["played"] and counts["searched"] == _usual(spec)
@@ -159,3 +161,18 @@ def test_situations_are_built_at_the_counts_asked(monkeypatch):
     search_situations.situation_difference(spec, spec, seconds=30, max_examples=20)
     lo = kernel.rules(spec).players_range()[0]
     assert seen and set(seen) <= set(range(lo, lo + search_situations.EXTRA_PLAYERS + 1))
+
+
+def test_a_clause_of_sides_dropped_differs_only_at_its_counts(tmp_path):
+    """A clause that gives nothing but sides, dropped from a copy of the spec: the rules
+    differ exactly at the counts it gave sides for (the rest of the spec is unchanged)."""
+    spec = load(GAME)
+    only_sides = [cid for cid in spec.clauses if set(spec.formal(cid)) == {"teams"}]
+    assert len(only_sides) >= 2
+    for cid in only_sides:
+        data = yaml.load((SPEC / f"{GAME}.yaml").read_text(), Loader=Loader)
+        del data["clauses"][cid]
+        path = tmp_path / f"{GAME}-without-{cid}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        expected = sorted(int(n) for n in spec.formal(cid)["teams"])
+        assert counts_apart(spec, load(str(path))) == (allowed_counts(spec), expected, False), cid
