@@ -29,7 +29,7 @@ class CountPlan:
     differ: list[int]           # the counts at which their rules differ
     everywhere: bool            # they differ in a field that holds at every count
     usual: list[int]            # the counts every search plays (the fewest and the next two)
-    played: list[int]           # the counts played, in the order searched
+    played: list[int]           # the counts to play, in order
     unplayed: list[int]         # counts at which the rules differ, not played
     most: int = MOST            # the bound: counts where the rules differ played at most
 

@@ -66,14 +66,15 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
         return Finding(**common, verdict=told.verdict, witness=told.witness, method=told.method,
                        resolved=adopted is not None, resolution=choice,
                        seconds=time.perf_counter() - t0, extra={"told_apart": True, **counts})
-    unplayed = (told.counts or {}).get("unplayed")
+    # counts where the rules differ of which no game was compared (not planned, or cut by the budget)
+    unplayed = [n for n in (told.counts or {}).get("differ", []) if n not in told.counts["searched"]]
     return Finding(**common, verdict=told.verdict, witness=None, method=told.method, resolved=False,
                    resolution=choice, seconds=time.perf_counter() - t0,
                    extra={"told_apart": False, "bounds": told.bounds, **counts,
                           "open": "nothing searched told the readings apart; that does not show they never differ "
                                   "(a larger bound, or a situation the search did not reach, may)"
                                   + (f"; the readings' rules also differ at {', '.join(map(str, unplayed))} players, "
-                                     "where nothing was played" if unplayed else "")})
+                                     "where no game was played" if unplayed else "")})
 
 
 def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,

@@ -143,7 +143,7 @@ def test_a_difference_at_counts_not_played_stays_unresolved_and_says_so(monkeypa
     counts = f.extra["player_counts"]
     assert counts["unplayed"] == [5] and 5 not in counts["played"] and counts["searched"] == _usual(spec)
     assert "not played: 5 players" in f.verdict
-    assert "differ at 5 players, where nothing was played" in f.extra["open"]
+    assert "differ at 5 players, where no game was played" in f.extra["open"]
 
 
 def test_situations_are_built_at_the_counts_asked(monkeypatch):
