@@ -61,6 +61,8 @@ def count_free(spec) -> dict:
                 del f[key]
             elif isinstance(f[key], dict) and sub in f[key]:
                 f[key] = {k: v for k, v in f[key].items() if k != sub}
+                if not f[key]:
+                    del f[key]
         if f:
             out[cid] = f
     return out

@@ -19,7 +19,7 @@ from rulings.checks.findings import CheckRun
 from rulings.checks.readings import compare_readings, differing_keys
 from rulings.checks.report import text
 from rulings.checks.search_play import CONFIGS, _configs
-from rulings.kernel.at_count import allowed_counts, counts_apart
+from rulings.kernel.at_count import allowed_counts, counts_apart, rules_at
 from rulings.spec import load
 from rulings.specfile import Loader
 
@@ -51,6 +51,7 @@ def test_readings_of_sides_differ_only_at_the_counts_they_split_otherwise():
         expected = sorted(int(n) for n in set(ta) | set(tb) if ta.get(n) != tb.get(n))
         spec_b, plan = _plan(spec, cid, other)
         assert counts_apart(spec, spec_b) == (allowed_counts(spec), expected, False)
+        assert [n for n in allowed_counts(spec) if rules_at(spec, n) != rules_at(spec_b, n)] == expected
         usual = _usual(spec)
         assert set(expected) - set(usual), "a reading about a count the usual search never plays"
         # played where they differ first (both players), then the usual counts as every search plays them
