@@ -61,15 +61,20 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
     told = tell_apart(spec, spec_b, current, other, meld_seconds=meld_seconds, play_seconds=play_seconds,
                       max_moves=max_moves, situation_seconds=situation_seconds,
                       targeted=lambda: turns.targeted(spec, spec_b, current, other, fa, fb, keys))
+    counts = {"player_counts": told.counts} if told.counts else {}
     if told.apart:
         return Finding(**common, verdict=told.verdict, witness=told.witness, method=told.method,
                        resolved=adopted is not None, resolution=choice,
-                       seconds=time.perf_counter() - t0, extra={"told_apart": True})
+                       seconds=time.perf_counter() - t0, extra={"told_apart": True, **counts})
+    # counts where the rules differ of which no game was compared (not planned, or cut by the budget)
+    unplayed = [n for n in (told.counts or {}).get("differ", []) if n not in told.counts["searched"]]
     return Finding(**common, verdict=told.verdict, witness=None, method=told.method, resolved=False,
                    resolution=choice, seconds=time.perf_counter() - t0,
-                   extra={"told_apart": False, "bounds": told.bounds,
+                   extra={"told_apart": False, "bounds": told.bounds, **counts,
                           "open": "nothing searched told the readings apart; that does not show they never differ "
-                                  "(a larger bound, or a situation the search did not reach, may)"})
+                                  "(a larger bound, or a situation the search did not reach, may)"
+                                  + (f"; the readings' rules also differ at {', '.join(map(str, unplayed))} players, "
+                                     "where no game was played" if unplayed else "")})
 
 
 def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,

@@ -1,14 +1,17 @@
 """How: two turn rule sets told apart by differential play in the kernel.
 
 Seeded games are played under one spec (the spec in force) by the players of
-`rulings.players`, smallest tables first. At the deal and at every state reached, the
+`rulings.players`: first at the player counts where the two specs' rules differ, fewest
+first, then at the fewest players the spec allows and the next two (`player_counts`),
+each game played when it is first compared. At the deal and at every state reached, the
 same state is judged under the other spec too: the moves each spec's kernel lists as
 legal, and each move's outcome (refused, legal with the same next state, legal with
 another next state, undecided). The first state where a move's outcome differs is a
 witness: the seed, the players and the moves from the deal, which `rulings judge`
 replays (as a scenario of the state before the move) under either reading.
 
-Shrinking: games are searched fewest players first, and among the games searched the
+Shrinking: games are searched fewest players first (of the counts where the rules
+differ), and among the games searched the
 witness with the shortest history is kept; then the situation before the differing move
 is shrunk by `shrink_play` (fewer players, cards, history, a smaller move) while the two
 specs still judge the move otherwise, and kept beside the replay from the deal as a
@@ -52,6 +55,8 @@ class PlaySearch:
     budget_hit: bool
     matters: int = 0                # games in which the specs' verdicts differ somewhere
     bound: str = ""
+    counts: object = None           # the player counts planned (`player_counts.CountPlan`)
+    searched: list = field(default_factory=list)   # the counts of which a game was compared, in order
 
     def how(self) -> str:
         stop = "; the time budget stopped it before every game was compared" if self.budget_hit else ""
@@ -63,18 +68,21 @@ def _players(spec) -> tuple[int, int]:
     return kernel.rules(spec).players_range()
 
 
-def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS) -> list[Game]:
-    """Seeded games under `spec`, cached on the spec (the same bound gives the same games)."""
+def play_games(spec, seeds: int = 2, max_moves: int = 200, configs=CONFIGS, at=None) -> list[Game]:
+    """Seeded games under `spec`, cached on the spec (the same bound gives the same games):
+    for `configs` (players above the fewest), or for `at`, (players, player) in order."""
+    return [game(spec, n, kind, seed, max_moves) for n, kind in (at if at is not None else _configs(spec, configs))
+            for seed in range(seeds)]
+
+
+def game(spec, n: int, kind: str, seed: int, max_moves: int) -> Game:
+    """One seeded game under `spec`, played once and kept on the spec."""
     from rulings.spec import derived
 
-    def build(s):
-        return {}
-
-    cache = derived(spec, "search_play.games", build)
-    key = (seeds, max_moves, tuple(configs))
+    cache = derived(spec, "search_play.games", lambda s: {})
+    key = (n, kind, seed, max_moves)
     if key not in cache:
-        cache[key] = [_play(spec, n, kind, seed, max_moves) for n, kind in _configs(spec, configs)
-                      for seed in range(seeds)]
+        cache[key] = _play(spec, n, kind, seed, max_moves)
     return cache[key]
 
 
@@ -222,37 +230,53 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
 
 def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_moves: int = 200,
                     count_all: bool = False, shrink_seconds: float = 10.0) -> PlaySearch:
-    """The first difference in the games played under spec a, fewest players then the
-    shortest history; with `count_all`, every game is compared (to say how often)."""
-    games = play_games(spec_a, seeds, max_moves)     # played once per spec and bound, not charged to the budget
+    """The first difference in the games played under spec a, fewest players (of the
+    counts at which the specs' rules differ, `player_counts.plan`) then the shortest
+    history; with `count_all`, every game is compared (to say how often)."""
+    from .player_counts import plan
+
+    usual = _configs(spec_a, CONFIGS)
+    counts = plan(spec_a, spec_b, sorted({n for n, _ in usual}))
+    at = counts.configs(usual)
     t0 = time.perf_counter()
     deadline = t0 + seconds
+    playing = 0.0       # each game is played when it is first compared, once per spec and bound, not charged to the budget
     counter = [0]
     best = None
     done = matters = 0
     budget_hit = False
-    for g in games:
-        if best is not None and not count_all and g.players > best["players"]:
-            break
+    searched: list[int] = []
+    for n_players, kind in at:
+        if best is not None and not count_all and n_players != best["players"]:
+            break       # the counts where the rules differ come first, fewest first
+        t = time.perf_counter()
+        games = [game(spec_a, n_players, kind, seed, max_moves) for seed in range(seeds)]
+        spent = time.perf_counter() - t
+        playing += spent
+        deadline += spent
         try:
-            hit = first_difference(g, spec_b, deadline, counter)
+            for g in games:
+                hit = first_difference(g, spec_b, deadline, counter)
+                done += 1
+                if n_players not in searched:
+                    searched.append(n_players)
+                if hit is not None:
+                    matters += 1
+                    if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
+                        best = hit
         except TimeoutError:
             budget_hit = True
             break
-        done += 1
-        if hit is not None:
-            matters += 1
-            if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
-                best = hit
     if best is not None and best.get("scenario"):
         shrunk = shrink_play.shrink(spec_a, spec_b, best["scenario"], seconds=shrink_seconds)
         if shrunk is not None:
             best["situation"], best["shrunk"] = shrunk.doc, shrunk
-    n = len(games)
-    configs = sorted({(g.players, g.player) for g in games})
-    bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in configs)
-             + f", the first {max_moves} moves of each ({done} of {n} games compared)")
-    return PlaySearch(best, done, counter[0], time.perf_counter() - t0, budget_hit, matters, bound)
+    bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in at)
+             + f", the first {max_moves} moves of each ({done} of {len(at) * seeds} games compared)")
+    if counts.extra() or counts.unplayed:
+        bound += f" ({counts.words(searched)})"
+    return PlaySearch(best, done, counter[0], time.perf_counter() - t0 - playing, budget_hit, matters, bound, counts,
+                      searched)
 
 
 def replay(spec, data: dict):

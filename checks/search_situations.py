@@ -48,11 +48,14 @@ class SituationSearch:
     budget_hit: bool
     max_examples: int
     seed: int
+    counts: list | None = None      # the player counts drawn from, when not the fewest and the next ones
 
     def bound(self) -> str:
         stop = "; the time budget stopped it" if self.budget_hit else ""
+        players = (f"{', '.join(map(str, self.counts))} players" if self.counts
+                   else f"up to {EXTRA_PLAYERS} players above the fewest")
         return (f"{self.examples} situations built by Hypothesis (at most {self.max_examples}, seed {self.seed}) "
-                f"from the spec's zones and counters: up to {EXTRA_PLAYERS} players above the fewest, hands of up "
+                f"from the spec's zones and counters: {players}, hands of up "
                 f"to {HAND} cards, piles of up to {PILE}, up to {GROUPS} melds a zone, cards from up to {PALETTE} "
                 f"card types; in each, one proposed move, the whole hand laid, every legal move and each legal lay with a card more or fewer judged under both specs{stop}")
 
@@ -62,8 +65,9 @@ class SituationSearch:
 
 # ---- building a situation -----------------------------------------------------------------------
 
-def _situations(spec):
-    """A Hypothesis strategy of (situation document, proposed move document)."""
+def _situations(spec, counts=None):
+    """A Hypothesis strategy of (situation document, proposed move document), of
+    `counts` players, or of the fewest the spec allows to `EXTRA_PLAYERS` more."""
     from hypothesis import strategies as st
 
     r = kernel.rules(spec)
@@ -75,7 +79,7 @@ def _situations(spec):
 
     @st.composite
     def build(draw):
-        n = draw(st.integers(lo, min(hi, lo + EXTRA_PLAYERS)))
+        n = draw(st.sampled_from(counts) if counts else st.integers(lo, min(hi, lo + EXTRA_PLAYERS)))
         deck = kernel.counts(r.deck(n), len(types))
         usable = [t for t in range(len(types)) if deck[t]]
         palette = draw(st.lists(st.sampled_from(usable), min_size=1, max_size=PALETTE, unique=True))
@@ -205,9 +209,9 @@ def first_difference(spec_a, spec_b, doc, proposed) -> dict | None:
 
 
 def situation_difference(spec_a, spec_b, seconds: float = 20.0, max_examples: int = 600,
-                         seed: int = 0, shrink_seconds: float = 10.0) -> SituationSearch:
+                         seed: int = 0, shrink_seconds: float = 10.0, counts=None) -> SituationSearch:
     """Built situations where the two specs judge a move otherwise: the first Hypothesis
-    generates, shrunk by `shrink_play`."""
+    generates, shrunk by `shrink_play`; of `counts` players, when given."""
     import random
 
     from hypothesis import HealthCheck, Phase, find, settings
@@ -227,19 +231,19 @@ def situation_difference(spec_a, spec_b, seconds: float = 20.0, max_examples: in
         return first_difference(spec_a, spec_b, doc, proposed) is not None
 
     try:
-        found = find(_situations(spec_a), condition,
+        found = find(_situations(spec_a, counts), condition,
                      settings=settings(max_examples=max_examples, database=None, deadline=None,
                                        suppress_health_check=list(HealthCheck),
                                        phases=[Phase.generate]),
                      random=random.Random(seed))
     except HypothesisException:     # nothing found (NoSuchExample), or the budget cut a shrink short
-        return SituationSearch(None, judged[0], time.perf_counter() - t0, hit_budget[0], max_examples, seed)
+        return SituationSearch(None, judged[0], time.perf_counter() - t0, hit_budget[0], max_examples, seed, counts)
     doc = first_difference(spec_a, spec_b, *found)
     if doc is None:     # found while the budget ran out is not possible (condition is False then)
-        return SituationSearch(None, judged[0], time.perf_counter() - t0, hit_budget[0], max_examples, seed)
+        return SituationSearch(None, judged[0], time.perf_counter() - t0, hit_budget[0], max_examples, seed, counts)
     shrunk = shrink_play.shrink(spec_a, spec_b, doc, seconds=shrink_seconds)
     return SituationSearch({"situation": shrunk.doc, "shrunk": shrunk}, judged[0], time.perf_counter() - t0,
-                           False, max_examples, seed)
+                           False, max_examples, seed, counts)
 
 
 __all__ = ["SituationSearch", "situation_difference", "first_difference"]

@@ -4,8 +4,10 @@ clause changed or dropped), whatever the clause is about.
 1. Meld legality, when the specs' contracts, meld kinds, cards or params differ: Z3,
    fewest cards first (`search_melds`).
 2. Play: seeded games in the kernel, every state judged under both specs
-   (`search_play`), fewest players first, the shortest history kept, the situation
-   then shrunk (`shrink_play`).
+   (`search_play`), at the player counts where the specs' rules differ first
+   (`player_counts`), fewest players first, the shortest history kept, the situation
+   then shrunk (`shrink_play`); the answer names the counts played and those where the
+   rules differ that were not.
 3. Where seeded play met no difference (and `situation_seconds` is given): situations
    built by Hypothesis from the spec's zones and counters (`search_situations`).
 Before play, where the difference is in a kernel field that `turns.targeted` knows how
@@ -40,6 +42,7 @@ class Told:
     bounds: list[str] = field(default_factory=list)     # what was searched, when nothing was found
     matters: str = ""               # how often it matters in the games played
     seconds: float = 0.0
+    counts: dict | None = None      # the player counts at which the rules differ, and those searched
 
 
 def _melds_differ(spec_a: Spec, spec_b: Spec) -> bool:
@@ -111,6 +114,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                              count_all=count_all)
         methods.append(ps.how())
         often = f"differs in {ps.matters} of {ps.games} games played" if count_all else ""
+        counts = dict(ps.counts.to_json(), searched=ps.searched, situations=None)
         if ps.found is not None:
             f = ps.found
             if f["what"] == "the deal":
@@ -129,18 +133,26 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                 verdict += (f"; shrunk to a built situation of {sh.after['players']} players and {sh.after['cards']} "
                             f"cards where {move_words(spec_a, f['situation']['moves'][0])} is {sh.a} under {a} and "
                             f"{sh.b} under {b}")
-            return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0)
+            return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0,
+                        counts=counts)
         bounds.append("no move in " + ps.bound + (" (time budget reached)" if ps.budget_hit else ""))
         if situation_seconds > 0:       # situations built by Hypothesis, where seeded play met no difference
-            ss = situation_difference(spec_a, spec_b, seconds=situation_seconds)
+            plan = ps.counts            # built at the counts where the rules differ, when play went beyond the usual
+            at = [n for n in plan.played if n in plan.differ] if plan.extra() else None
+            counts["situations"] = at
+            ss = situation_difference(spec_a, spec_b, seconds=situation_seconds, counts=at)
             methods.append(ss.how())
             if ss.found is not None:
-                return _built(spec_a, ss, a, b, "; then ".join(methods), time.perf_counter() - t0)
+                told = _built(spec_a, ss, a, b, "; then ".join(methods), time.perf_counter() - t0)
+                told.counts = counts
+                return told
             bounds.append("no move in " + ss.bound())
     else:
+        counts = None
         bounds.append(f"no play (a game cannot be set up: {why_not})")
     verdict = "not told apart within the bound: " + "; ".join(bounds)
-    return Told(False, verdict, None, "; then ".join(methods) or "none", bounds, seconds=time.perf_counter() - t0)
+    return Told(False, verdict, None, "; then ".join(methods) or "none", bounds, seconds=time.perf_counter() - t0,
+                counts=counts)
 
 
 def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Told:
