@@ -16,8 +16,9 @@ spec and size, rummikub-solver its cvxpy problem once per rule set):
 - rummikub-solver: examples/rummikub_solver_adapter.py in this process (HiGHS when
   highspy is installed, else SciPy's HiGHS), its tile-count mode.
 
-Each engine answers each position `--repeat` times (3 by default) and its time there is the
-fastest of those (as `timeit` reports): the same work each time (Z3 builds its solver anew
+Engine by engine (no engine runs between another's answers, so none pays for what the
+other leaves behind in the process), each answers each position `--repeat` times (3 by
+default) and its time there is the fastest of those (as `timeit` reports): the same work each time (Z3 builds its solver anew
 for every question), so the spread left is the machine's, not the engine's; every answer
 is compared, not only the first. For each engine and class: median and p90 seconds, the slowest single answer (`max`), how many answers took longer than
 `--limit` (5 s) or were unknown, and how many answers differ from the reference's. The
@@ -90,34 +91,32 @@ def main(argv=None) -> int:
         differ = {e: 0 for e in times}
         shown = []
         tiles = []
-        for i in range(a.per):
-            melds, table, rack = position(spec, a.seed * 10_000 + size * 100 + i, size, 14, rack_melds)
+        cases = [position(spec, a.seed * 10_000 + size * 100 + i, size, 14, rack_melds) for i in range(a.per)]
+        for melds, table, rack in cases:
             tiles.append(sum(table))
             all_tiles.append(sum(table))
-            answers = {}
-            for e, f in engines.items():
+        runs = dict(engines)
+        if package:
+            runs["rummikub-solver"] = None
+        answers = [{} for _ in cases]
+        for e, f in runs.items():                     # engine by engine: none runs between another's answers
+            for i, (melds, table, rack) in enumerate(cases):
                 dts, said = [], set()
                 for _ in range(max(1, a.repeat)):
                     t0 = time.perf_counter()
-                    p = f(table, rack)
+                    if f is None:
+                        said.add(package(table, rack, melds))
+                    else:
+                        p = f(table, rack)
+                        said.add(p.value if p.possible else None)
                     dts.append(time.perf_counter() - t0)
-                    said.add(p.value if p.possible else None)
                 times[e].append(min(dts))
                 worst[e] = max(worst[e], *dts)
-                answers[e] = said.pop() if len(said) == 1 else f"varied: {sorted(said, key=str)}"
-                slow[e] += max(dts) > a.limit or None in said
-            if package:
-                dts, said = [], set()
-                for _ in range(max(1, a.repeat)):
-                    t0 = time.perf_counter()
-                    said.add(package(table, rack, melds))
-                    dts.append(time.perf_counter() - t0)
-                times["rummikub-solver"].append(min(dts))
-                worst["rummikub-solver"] = max(worst["rummikub-solver"], *dts)
-                answers["rummikub-solver"] = said.pop() if len(said) == 1 else f"varied: {sorted(said, key=str)}"
-                slow["rummikub-solver"] += max(dts) > a.limit
-            base = answers.get("reference", answers["z3"])
-            for e, v in answers.items():
+                answers[i][e] = said.pop() if len(said) == 1 else f"varied: {sorted(said, key=str)}"
+                slow[e] += max(dts) > a.limit or (f is not None and None in said)
+        for i, (melds, table, rack) in enumerate(cases):
+            base = answers[i].get("reference", answers[i]["z3"])
+            for e, v in answers[i].items():
                 if v != base:
                     differ[e] += 1
                     if len(shown) < 3:
