@@ -173,7 +173,9 @@ def plain_path() -> Path:
 def game_path(spec) -> Path | None:
     """The game's own language file: in a `language/` folder beside the spec file, else the
     one shipped with the package. None when the game has none."""
-    here = Path(spec.file)
+    from rulings.spec import spec_path
+
+    here = spec_path(spec.origin or spec.file)
     for folder in ([here.parent / FOLDER] if here.is_file() else []) + [plain_path().parent]:
         candidate = folder / f"{spec.game}.yaml"
         if candidate.is_file():

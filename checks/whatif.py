@@ -177,8 +177,11 @@ def build(spec: Spec, alt: Alternative, folder: Path, data: dict) -> Spec:
 
 
 def spec_data(spec: Spec) -> dict:
-    """The spec's file as YAML data, which `build` writes alternatives into."""
-    return yaml.load(Path(spec.file).read_text(), Loader=Loader)
+    """The spec's file as YAML data, which `build` writes alternatives into (a packaged
+    game's file found where the package is, whatever the working directory)."""
+    from rulings.spec import spec_path
+
+    return yaml.load(spec_path(spec.origin or spec.file).read_text(), Loader=Loader)
 
 
 def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, per_alt: float, seeds: int,

@@ -64,3 +64,16 @@ def test_a_meld_alternative_is_found_with_the_fewest_cards():
     hand = spec.cards.hand_of(f.witness["cards"])
     k = f.witness["contract"]
     assert reference.decide(spec, spec.contracts[k], hand).legal != reference.decide(other, other.contracts[k], hand).legal
+
+
+def test_a_packaged_spec_is_read_from_any_working_directory(tmp_path, monkeypatch):
+    """`rulings check GAME` run outside the checkout: the what-if search and the
+    translation check read the packaged spec where the package is, not `spec/` under the
+    working directory (a full check there once stopped on spec/GAME.yaml not found)."""
+    from rulings.checks import translation_lexicon, whatif
+
+    spec = load("tick")
+    monkeypatch.chdir(tmp_path)
+    assert whatif.spec_data(spec)["game"] == spec.game
+    found = translation_lexicon.game_path(spec)
+    assert found is not None and found.is_file()
