@@ -33,8 +33,10 @@ The hand is never asserted: Int H[t] is pinned per query by assumption literals
 (== H[t] for `decide`, <= H[t] for `best_lay`) is tied to the counts by conservation.
 The exception is a solver built for one position (`for_position`, the table question of
 `rulings.rearrange`): there the cards are numbers in the text, a candidate the cards
-cannot fill (more empty positions than wilds) is never made, and each count is bounded by
-what the cards allow, which makes the model several times smaller.
+cannot fill (more empty positions than wilds) is never made, every count is bounded below
+only (conservation bounds it above by the position's cards), and, where no rule over the
+lay-down reads a kind's wilds, the wilds standing in for a card type are one count for
+all kinds: a model several times smaller.
 
 Two twins per contract.  Verdicts, witnesses and best lay-downs come from the *untagged*
 one: every clause's constraints asserted outright, candidates no clause allows never made,
@@ -533,8 +535,7 @@ class MeldSolver(_Queries):
         laid = self._finish()
         self._lay_rules()
         self._conserve_text(laid)
-        self._text = "\n".join(self._decls + self._asserts)
-        self.s.from_string(self._text)
+        self.s.from_string("\n".join(self._decls + self._asserts))
         # every variable a witness reads, packed into one number (base N + 1) so that a
         # model is read back in one evaluation
         self._base = self.N + 1
