@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rulings import kernel
+from rulings.kernel.memo import PerSpec
 from rulings.spec import Spec
 
 from . import mutants as mut, neutral
@@ -168,16 +169,16 @@ def shrink_move(spec: Spec, state: kernel.State, move: kernel.Move, same: Callab
 # which clause the implementation's answer contradicts
 
 
-_built: dict[tuple, list] = {}
+_built = PerSpec(8)
 
 
 def _mutant_impls(spec: Spec) -> list[tuple[mut.Mutant, mut.SpecImplementation]]:
     """The mutants of `spec` that load and that the kernel plays, each as an implementation
     (built once per spec)."""
-    key = (id(spec), spec.name, tuple(sorted(spec.chosen.items())))
-    hit = _built.get(key)
-    if hit is not None and hit[0] is spec:
-        return hit[1]
+    return _built.get(spec, (spec.name, tuple(sorted(spec.chosen.items()))), lambda: _build_mutants(spec))
+
+
+def _build_mutants(spec: Spec) -> list[tuple[mut.Mutant, mut.SpecImplementation]]:
     out = []
     for m in mut.mutants(spec):
         if not m.keys:
@@ -189,9 +190,6 @@ def _mutant_impls(spec: Spec) -> list[tuple[mut.Mutant, mut.SpecImplementation]]
         except Exception:     # noqa: BLE001  (a mutant that does not load blames nothing)
             continue
         out.append((m, mut.SpecImplementation(ms)))
-    if len(_built) > 8:
-        _built.clear()
-    _built[key] = (spec, out)
     return out
 
 

@@ -50,6 +50,7 @@ from typing import Iterator
 
 from .. import rearrange as ra
 from . import flow, table_wilds as wilds, trace
+from .memo import PerSpec
 from .lay import decide, rest_melds
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, counts, remove
@@ -218,26 +219,20 @@ def rearrange(state: State, r: Rules, decl: MoveDecl, melds) -> State | Refusal:
 
 # ---- the play offered -----------------------------------------------------------------------
 
-_cache: dict = {}
-
-
-_best_cache: dict = {}
+_offered = PerSpec(20_000)        # the play offered, per position
+_bests = PerSpec(20_000)          # rearrange.best's answers
 
 
 def _best(spec, table, hand, initial: bool):
     """`rearrange.best` (Z3, the reference when Z3 cannot decide; the reference for an
-    initial meld), cached: the searches around wilds ask it the same question often."""
-    key = (id(spec), tuple(table), tuple(hand), initial)
-    hit = _best_cache.get(key)
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    p = ra.best(spec, table, hand, engine="reference" if initial else "z3", initial=initial)
-    if p.possible is None:          # z3 could not decide: the reference's direct search
-        p = ra.best(spec, table, hand, engine="reference", initial=initial)
-    if len(_best_cache) > 20_000:
-        _best_cache.clear()
-    _best_cache[key] = (spec, p)
-    return p
+    initial meld), remembered: the searches around wilds ask it the same question often."""
+    def ask():
+        p = ra.best(spec, table, hand, engine="reference" if initial else "z3", initial=initial)
+        if p.possible is None:          # z3 could not decide: the reference's direct search
+            p = ra.best(spec, table, hand, engine="reference", initial=initial)
+        return p
+
+    return _bests.get(spec, (tuple(table), tuple(hand), initial), ask)
 
 
 def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table]:
@@ -249,15 +244,7 @@ def options(state: State, decl: MoveDecl, seat: int | None = None) -> list[Table
     first = before_initial(st, decl)
     if trace.tracing_on():
         rest_play(st, decl, old, first)
-    key = (id(spec), decl.id, old, hand, first)
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is spec:
-        return list(hit[1])
-    out = _options(st, decl, old, hand, first)
-    if len(_cache) > 20_000:
-        _cache.clear()
-    _cache[key] = (spec, tuple(out))
-    return out
+    return list(_offered.get(spec, (decl.id, old, hand, first), lambda: tuple(_options(st, decl, old, hand, first))))
 
 
 def rest_play(st: State, decl: MoveDecl, old: Table, first: bool) -> None:

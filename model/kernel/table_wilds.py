@@ -37,26 +37,22 @@ from collections import Counter
 from typing import Callable, Iterator
 
 from .. import rearrange as ra
+from .memo import PerSpec
 from .state import counts
 
 Table = tuple[tuple[int, ...], ...]
 Best = Callable  # (spec, table counts, hand counts, initial) -> rearrange.Placement
 
-_valid: dict = {}
+_valid = PerSpec(50_000)
 
 
 def valid(spec, meld: tuple[int, ...]) -> bool:
-    """Whether these cards alone make one valid meld of the spec's free melds (cached)."""
-    key = (id(spec), meld)
-    hit = _valid.get(key)
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    m = counts(meld, len(spec.cards.types))
-    ok = ra.judge(spec, [], m, [m]).legal
-    if len(_valid) > 50_000:
-        _valid.clear()
-    _valid[key] = (spec, ok)
-    return ok
+    """Whether these cards alone make one valid meld of the spec's free melds (remembered)."""
+    def judge():
+        m = counts(meld, len(spec.cards.types))
+        return ra.judge(spec, [], m, [m]).legal
+
+    return _valid.get(spec, meld, judge)
 
 
 def grow(spec, melds: list[tuple[int, ...]], which, loose: Counter) -> Counter:
