@@ -69,11 +69,11 @@ class CountPlan:
 def plan(spec_a, spec_b, usual: list[int], most: int | None = None) -> CountPlan:
     """The counts to play to tell `spec_a` from `spec_b`, given the usual ones: at most
     `most` (`MOST` when not given) counts where the rules differ."""
+    most = MOST if most is None else most
     allowed, differ, everywhere = counts_apart(spec_a, spec_b)
-    chosen = differ[:MOST if most is None else most]
+    chosen = differ[:most]
     played = chosen + [n for n in usual if n not in chosen]
-    return CountPlan(allowed, differ, everywhere, list(usual), played, [n for n in differ if n not in chosen],
-                     MOST if most is None else most)
+    return CountPlan(allowed, differ, everywhere, list(usual), played, [n for n in differ if n not in chosen], most)
 
 
 __all__ = ["CountPlan", "plan", "MOST"]
