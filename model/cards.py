@@ -10,7 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from .expr import parse as parse_expr
+from .expr import CardSchema, parse as parse_expr
 
 
 class CardError(ValueError):
@@ -134,6 +134,19 @@ class Cards:
 
     def describe(self, card: CardType) -> str:
         return self.names.get(card.token, card.token)
+
+    def schema(self) -> CardSchema:
+        """What an expression may know of these cards (`rulings.expr`): each attribute's
+        code per card type (its value's place in the declared order), points, wild, natural."""
+        memo = self.__dict__.get("_schema")
+        if memo is None:
+            codes = {a: tuple(vs.index(t.attrs[a]) if a in t.attrs else -1 for t in self.types)
+                     for a, vs in self.attributes.items()}
+            memo = CardSchema(dict(self.attributes), codes, tuple(t.value for t in self.types),
+                              tuple(t.wild for t in self.types), tuple(t.natural for t in self.types),
+                              {t.token.upper(): t.index for t in self.types})
+            self.__dict__["_schema"] = memo
+        return memo
 
     def stands_for_token(self, attrs: Mapping[str, object]) -> str:
         """The token of the natural card with these attributes; free attributes shown as '*'."""

@@ -21,7 +21,29 @@ Accessors: a caller may declare functions of one name, e.g. ``size`` over the na
 of a game's zones; ``size(hand)`` is then an int read from the environment under the
 key ``"size(hand)"``, exactly like a name (the game kernel fills it in).
 
-Types (``int``, ``bool``) are checked statically: arithmetic, ordering, ``in``
+Cards: a caller that passes ``cards`` (a :class:`CardSchema`, the game's cards as its spec
+declares them) may let expressions see cards::
+
+    card                       a name the caller types as a card (the card a move plays)
+    top(ZONE), first(ZONE)     the card on top of a pile (the last put there), the first one
+                               put there (a trick's lead): functions the caller declares
+    CARD.ATTRIBUTE             a declared attribute of the card (``card.suit``, ``top(pile).rank``),
+                               or ``value`` (its printed points), ``wild``, ``natural``
+    count(ZONE, PRED)          the cards of a zone for which PRED holds; inside PRED the name
+                               ``card`` is each card in turn (``count(hand, card.suit == "H")``)
+    sum(ZONE, EXPR)            EXPR (an int) added up over the cards of a zone
+
+An attribute value has the type of its attribute (``suit``, ``rank``): it compares (``==``,
+``!=``, and by the order the spec declares its values ``<`` ...) with values of the same
+attribute and with literals naming one of its values (``card.rank == 8``, ``card.suit ==
+"hearts"``, ``card.rank in (1, "K")``); ``rank + 1`` is the next value in that order and
+``a.rank - b.rank`` how many places apart two are. A card compares with a card, or with
+a string naming a card of the game (``card == "SKIP"``). A card with no such attribute (a
+wild) has a value equal to no declared one. Values are encoded as their place in the
+declared order (0 for the first), a card as its index among the game's cards; the same
+encoding serves Z3.
+
+Types (``int``, ``bool``, ``card``, an attribute's name) are checked statically: arithmetic, ordering, ``in``
 and min/max/abs take ints; and/or/not and ``if`` conditions take bools; ``==``
 and ``!=`` compare two ints or two bools.  A name's type is inferred from its
 uses, which must agree; a name no use decides is an int.  With a positive
@@ -37,7 +59,53 @@ import operator as op
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Expr", "ExprError", "parse"]
+__all__ = ["CARD_FUNCTIONS", "CardSchema", "Expr", "ExprError", "parse"]
+
+# functions over a zone's cards, beside the caller's accessors: a card, or a sum over cards
+CARD_FUNCTIONS = ("top", "first", "count", "sum")
+CARD_FIELDS = ("value", "wild", "natural")      # what any card has, beside the declared attributes
+
+
+@dataclass(frozen=True)
+class CardSchema:
+    """What an expression may know of a game's cards: each attribute's values in the order
+    the spec declares them, each card type's code for each attribute (its value's place in
+    that order; -1 for a card without the attribute), its points, whether it is wild or
+    natural, and the tokens that name the cards."""
+
+    attributes: Mapping[str, tuple]
+    codes: Mapping[str, tuple[int, ...]]
+    values: tuple[int, ...]
+    wild: tuple[bool, ...]
+    natural: tuple[bool, ...]
+    tokens: Mapping[str, int]          # upper-case token -> card type index
+
+    def field(self, name: str) -> tuple:
+        """Each card type's value of a field (an attribute's code, value, wild, natural)."""
+        if name in self.codes:
+            return self.codes[name]
+        return {"value": self.values, "wild": self.wild, "natural": self.natural}[name]
+
+    def kind_of(self, name: str) -> str:
+        return "@" + name if name in self.codes else ("int" if name == "value" else "bool")
+
+
+class _Overlay(Mapping):
+    """An environment with one name bound over another (``card`` inside count/sum)."""
+
+    __slots__ = ("base", "name", "value")
+
+    def __init__(self, base, name: str, value):
+        self.base, self.name, self.value = base, name, value
+
+    def __getitem__(self, key):
+        return self.value if key == self.name else self.base[key]
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self):
+        return 0
 
 
 class ExprError(ValueError):
@@ -88,9 +156,13 @@ class Expr:
 
 
 def parse(text: str, names: Iterable[str] | None = None,
-          functions: Mapping[str, Iterable[str]] | None = None) -> Expr:
+          functions: Mapping[str, Iterable[str]] | None = None,
+          typed: Mapping[str, str] | None = None, cards: CardSchema | None = None) -> Expr:
     """Parse and type-check ``text``; if ``names`` is given no other names are allowed.
-    ``functions`` maps accessor names to the names each accepts as its one argument."""
+    ``functions`` maps accessor names to the names each accepts as its one argument
+    (``top``, ``first``, ``count`` and ``sum`` among them are the card functions, which
+    need ``cards``). ``typed`` gives the type of names whose type is declared rather
+    than inferred: ``card``, an attribute's name (a value of that attribute), int, bool."""
     body = text.replace("\r", " ").replace("\n", " ").lstrip()  # lstrip: no IndentationError
     shift = len(text) - len(body)
     if "\0" in text:
@@ -98,7 +170,7 @@ def parse(text: str, names: Iterable[str] | None = None,
     if not body.strip():
         raise ExprError("empty expression", 0)
     c = _Compiler(body, shift, None if names is None else frozenset(names),
-                  {f: frozenset(args) for f, args in (functions or {}).items()})
+                  {f: frozenset(args) for f, args in (functions or {}).items()}, typed, cards)
     try:
         kind, ev, zf = c.compile(ast.parse(body, mode="eval").body)
     except SyntaxError as e:
@@ -130,11 +202,16 @@ class _Compiler:
     """
 
     def __init__(self, body: str, shift: int, known: frozenset[str] | None,
-                 functions: Mapping[str, frozenset[str]] | None = None):
+                 functions: Mapping[str, frozenset[str]] | None = None,
+                 typed: Mapping[str, str] | None = None, cards: CardSchema | None = None):
         self.body, self.shift, self.known = body, shift, known
         self.functions = dict(functions or {})
         self.used: set[str] = set()
         self.bound: dict[str, str] = {}
+        self.cards = cards
+        self.declared = {n: ("@" + t if cards is not None and t in cards.codes else t)
+                      for n, t in (typed or {}).items()}
+        self.scope: list[str] = []         # names bound by an enclosing count()/sum(): each card
 
     def col(self, node: ast.AST) -> int:
         prefix = self.body.encode()[: node.col_offset].decode(errors="ignore")  # bytes -> chars
@@ -156,6 +233,7 @@ class _Compiler:
             var, other = (got, want) if got.startswith("$") else (want, got)
             self.bound[var] = other
             return
+        got, want = _shown(got), _shown(want)
         if isinstance(node, ast.Name):
             raise self.error(node, f"type error: '{node.id}' is used as {got} elsewhere, but as {want} here")
         raise self.error(node, f"type error: expected {want}, got {got}")
@@ -179,11 +257,15 @@ class _Compiler:
         v = node.value
         if type(v) not in (int, bool):
             what = {str: "a string", float: "a float"}.get(type(v), repr(v))
-            raise self.error(node, f"only integer literals and True/False are supported, not {what}")
+            hint = (" (a string names a card or an attribute's value, compared with a card or an attribute: "
+                    "card == \"SKIP\", card.suit == \"hearts\")") if self.cards is not None and type(v) is str else ""
+            raise self.error(node, f"only integer literals and True/False are supported, not {what}{hint}")
         return ("bool" if type(v) is bool else "int"), (lambda e: v), (lambda e, z3: _z3val(z3, v))
 
     def c_Name(self, node: ast.Name) -> Compiled:
         name = node.id
+        if name in self.scope:            # each card of an enclosing count()/sum()
+            return "card", (lambda e: e[name]), (lambda e, z3: _z3val(z3, e[name]))
         if self.known is not None and name not in self.known:
             listing = ", ".join(sorted(self.known)) or "(none)"
             raise self.error(node, f"unknown name '{name}'; known names: {listing}")
@@ -195,7 +277,8 @@ class _Compiler:
                 return e[name]
             except KeyError:
                 raise ExprError(f"name '{name}' is missing from the environment", col) from None
-        return "$" + name, ev, (lambda e, z3: _z3val(z3, ev(e)))
+        kind = self.declared.get(name, "$" + name)
+        return kind, ev, (lambda e, z3: _z3val(z3, ev(e)))
 
     def accessor(self, node: ast.Call, fname: str) -> Compiled:
         args = self.functions[fname]
@@ -224,8 +307,26 @@ class _Compiler:
             d = _int_literal(node.right)
             if d is None or d <= 0:
                 raise self.error(node.right, "the divisor of // and % must be a positive integer literal")
-        (la, lz), (ra, rz) = self.typed(node.left, "int"), self.typed(node.right, "int")
-        return "int", (lambda e: pf(la(e), ra(e))), (lambda e, z3: zop(lz(e, z3), rz(e, z3)))
+        lk, la, lz = self.compile(node.left)
+        rk, ra, rz = self.compile(node.right)
+        lk, rk = self.resolve(lk), self.resolve(rk)
+        kind = "int"
+        if lk.startswith("@") or rk.startswith("@"):    # an attribute's value moved along its order
+            if isinstance(node.op, ast.Add) and lk.startswith("@") != rk.startswith("@"):
+                kind = lk if lk.startswith("@") else rk
+                self.expect(node.right if kind == lk else node.left, rk if kind == lk else lk, "int")
+            elif isinstance(node.op, ast.Sub) and lk.startswith("@") and rk == lk:
+                kind = "int"
+            elif isinstance(node.op, ast.Sub) and lk.startswith("@"):
+                kind = lk
+                self.expect(node.right, rk, "int")
+            else:
+                raise self.error(node, f"a {_shown(lk if lk.startswith('@') else rk)} moves by + or - a number, "
+                                 "and two of them subtract to a number")
+        else:
+            self.expect(node.left, lk, "int")
+            self.expect(node.right, rk, "int")
+        return kind, (lambda e: pf(la(e), ra(e))), (lambda e, z3: zop(lz(e, z3), rz(e, z3)))
 
     def c_UnaryOp(self, node: ast.UnaryOp) -> Compiled:
         if isinstance(node.op, ast.USub):
@@ -249,15 +350,22 @@ class _Compiler:
     def c_Compare(self, node: ast.Compare) -> Compiled:
         if isinstance(node.ops[0], (ast.In, ast.NotIn)) and len(node.ops) == 1:
             return self.membership(node)
-        kind, ev, zf = self.compile(node.left)
-        operands, fns, left = [(ev, zf)], [], node.left
-        for cmp, right in zip(node.ops, node.comparators):
+        for cmp in node.ops:
             if type(cmp) not in _CMP:
                 sym = _SYMBOL.get(type(cmp))
                 raise self.unsupported(node, f"operator '{sym}'" if sym else "chained 'in'")
-            rkind, rev, rz = self.compile(right)
+        nodes = [node.left] + list(node.comparators)
+        compiled = self.operands(nodes)
+        kind, ev, zf = compiled[0]
+        operands, fns, left = [(ev, zf)], [], node.left
+        for cmp, right, (rkind, rev, rz) in zip(node.ops, node.comparators, compiled[1:]):
+            if type(cmp) not in _CMP:
+                sym = _SYMBOL.get(type(cmp))
+                raise self.unsupported(node, f"operator '{sym}'" if sym else "chained 'in'")
             if isinstance(cmp, (ast.Eq, ast.NotEq)):
                 self.expect(right, rkind, kind)
+            elif self.resolve(kind).startswith("@") or self.resolve(rkind).startswith("@"):
+                self.expect(right, rkind, kind)        # values of one attribute, by its declared order
             else:
                 self.expect(left, kind, "int")
                 self.expect(right, rkind, "int")
@@ -277,10 +385,18 @@ class _Compiler:
 
     def membership(self, node: ast.Compare) -> Compiled:
         seq = node.comparators[0]
-        values = [_int_literal(x) for x in getattr(seq, "elts", [None])]
-        if not isinstance(seq, (ast.Tuple, ast.List)) or None in values:
-            raise self.error(seq, "the right side of 'in' must be a tuple of integer literals")
-        a, z = self.typed(node.left, "int")
+        kind, a, z = self.compile(node.left)
+        kind = self.resolve(kind)
+        if kind == "card" or kind.startswith("@"):
+            elts = getattr(seq, "elts", None)
+            if not isinstance(seq, (ast.Tuple, ast.List)) or any(not _is_literal(x) for x in elts):
+                raise self.error(seq, f"the right side of 'in' must be a tuple of literals naming a {_shown(kind)}")
+            values = [self.literal(x, kind) for x in elts]
+        else:
+            values = [_int_literal(x) for x in getattr(seq, "elts", [None])]
+            if not isinstance(seq, (ast.Tuple, ast.List)) or None in values:
+                raise self.error(seq, "the right side of 'in' must be a tuple of integer literals")
+            self.expect(node.left, kind, "int")
         neg, vals = isinstance(node.ops[0], ast.NotIn), frozenset(values)
         ev = (lambda e: a(e) not in vals) if neg else (lambda e: a(e) in vals)
 
@@ -300,6 +416,8 @@ class _Compiler:
 
     def c_Call(self, node: ast.Call) -> Compiled:
         fname = node.func.id if isinstance(node.func, ast.Name) else None
+        if fname in CARD_FUNCTIONS and fname in self.functions and self.cards is not None:
+            return self.card_function(node, fname)
         if fname in self.functions:
             return self.accessor(node, fname)
         if fname not in _FUNCS:
@@ -320,3 +438,136 @@ class _Compiler:
         def zf(e, z3):
             return functools.reduce(lambda acc, v: z3.If(better(v, acc), v, acc), [z(e, z3) for z in zs])
         return "int", ev, zf
+
+    # ---- cards ----------------------------------------------------------------------------
+    def operands(self, nodes: list) -> list[Compiled]:
+        """Compile a comparison's operands; a literal beside a card or an attribute's value
+        is read as naming one (its code), checked against the game's cards."""
+        out: list = [None] * len(nodes)
+        for i, n in enumerate(nodes):
+            if not _is_literal(n) or self.cards is None:
+                out[i] = self.compile(n)
+        for i, n in enumerate(nodes):
+            if out[i] is not None:
+                continue
+            near = [out[j] for j in (i - 1, i + 1) if 0 <= j < len(nodes) and out[j] is not None]
+            kinds = [self.resolve(k[0]) for k in near]
+            kind = next((k for k in kinds if k == "card" or k.startswith("@")), None)
+            if kind is None:
+                out[i] = self.compile(n)
+                continue
+            v = self.literal(n, kind)
+            out[i] = (kind, (lambda e, v=v: v), (lambda e, z3, v=v: z3.IntVal(v)))
+        return out
+
+    def literal(self, node: ast.AST, kind: str) -> int:
+        """The code a literal names: a card (by its token) or a value of an attribute."""
+        raw = node.value if isinstance(node, ast.Constant) else _int_literal(node)
+        cards = self.cards
+        if kind == "card":
+            t = cards.tokens.get(str(raw).upper())
+            if t is None:
+                shown = ", ".join(list(cards.tokens)[:12]) + (", ..." if len(cards.tokens) > 12 else "")
+                raise self.error(node, f"{raw!r} is not a card of the game; cards: {shown}")
+            return t
+        attr = kind[1:]
+        for i, v in enumerate(cards.attributes[attr]):
+            if v == raw or str(v).upper() == str(raw).upper():
+                return i
+        values = ", ".join(map(str, cards.attributes[attr]))
+        raise self.error(node, f"{raw!r} is not a {attr}; the {attr} values: {values}")
+
+    def c_Attribute(self, node: ast.Attribute) -> Compiled:
+        if self.cards is None:
+            raise self.unsupported(node, "attribute access")
+        kind, ev, zf = self.compile(node.value)
+        if self.resolve(kind) != "card":
+            raise self.error(node, f"only a card has attributes ('.{node.attr}' of a {_shown(self.resolve(kind))})")
+        name = node.attr
+        if name not in self.cards.codes and name not in CARD_FIELDS:
+            known = ", ".join(list(self.cards.codes) + list(CARD_FIELDS))
+            raise self.error(node, f"a card has no attribute '{name}'; it has: {known}")
+        table = self.cards.field(name)
+        result = self.cards.kind_of(name)
+        missing = -1 if result.startswith("@") else (0 if result == "int" else False)
+
+        def pev(e):
+            t = ev(e)
+            return table[t] if 0 <= t < len(table) else missing
+
+        def zev(e, z3):
+            return _z3_lookup(z3, zf(e, z3), table, missing)
+        return result, pev, zev
+
+    def card_function(self, node: ast.Call, fname: str) -> Compiled:
+        zones = self.functions[fname]
+        want = 1 if fname in ("top", "first") else 2
+        arg = node.args[0] if node.args and not node.keywords else None
+        if len(node.args) != want or not isinstance(arg, ast.Name):
+            shape = "ZONE" if want == 1 else ("ZONE, CONDITION" if fname == "count" else "ZONE, NUMBER")
+            raise self.error(node, f"{fname}() takes {shape}: the zone one of {', '.join(sorted(zones)) or '(none)'}")
+        if arg.id not in zones:
+            raise self.error(arg, f"{fname}() of unknown zone '{arg.id}'; it takes one of "
+                             f"{', '.join(sorted(zones)) or '(none)'}")
+        col = self.col(node)
+        if want == 1:
+            key = f"{fname}({arg.id})"
+            self.used.add(key)
+
+            def ev(e):
+                try:
+                    return e[key]
+                except KeyError:
+                    raise ExprError(f"'{key}' is missing from the environment", col) from None
+            return "card", ev, (lambda e, z3: _z3val(z3, ev(e)))
+        key = f"cards({arg.id})"
+        self.used.add(key)
+        self.scope.append("card")
+        try:
+            kind, pf, pz = self.compile(node.args[1])
+        finally:
+            self.scope.pop()
+        self.expect(node.args[1], kind, "bool" if fname == "count" else "int")
+
+        def cards_of(e):
+            try:
+                return e[key]
+            except KeyError:
+                raise ExprError(f"'{key}' is missing from the environment", col) from None
+        if fname == "count":
+            def ev(e):
+                return sum(m for t, m in cards_of(e) if pf(_Overlay(e, "card", t)))
+
+            def zf(e, z3):
+                terms = [z3.If(pz(_Overlay(e, "card", t), z3), _z3val(z3, m), 0) for t, m in cards_of(e)]
+                return z3.Sum(terms) if terms else z3.IntVal(0)
+        else:
+            def ev(e):
+                return sum(m * pf(_Overlay(e, "card", t)) for t, m in cards_of(e))
+
+            def zf(e, z3):
+                terms = [_z3val(z3, m) * pz(_Overlay(e, "card", t), z3) for t, m in cards_of(e)]
+                return z3.Sum(terms) if terms else z3.IntVal(0)
+        return "int", ev, zf
+
+
+def _is_literal(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and type(node.value) in (int, str)) or _int_literal(node) is not None
+
+
+def _shown(kind: str) -> str:
+    """A type as a rule writer says it: int, bool, card, or an attribute's name."""
+    return kind[1:] if kind.startswith("@") else ("int" if kind.startswith("$") else kind)
+
+
+def _z3_lookup(z3: Any, t: Any, table: tuple, missing) -> Any:
+    """Z3's term for `table[t]` (a card's field), `missing` outside the table."""
+    if isinstance(t, int):
+        return _z3val(z3, table[t] if 0 <= t < len(table) else missing)
+    groups: dict = {}
+    for i, v in enumerate(table):
+        groups.setdefault(v, []).append(i)
+    out = _z3val(z3, missing)
+    for v, idx in groups.items():
+        out = z3.If(z3.Or([t == i for i in idx]), _z3val(z3, v), out)
+    return out
