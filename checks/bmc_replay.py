@@ -19,6 +19,7 @@ from collections import Counter
 
 from rulings import kernel
 from rulings.kernel import Move, flow
+from rulings.kernel.lay import Onto
 
 from .bmc import Model, NotModelled, Plan
 
@@ -257,11 +258,11 @@ def build(spec, plan: Plan, model: Model | None = None):
     for mid, arg, seat in steps:
         decl = r.moves[mid]
         if decl.mechanic == "draw":
-            moves.append(Move(mid, units=arg or 1, seat=seat))
+            moves.append(Move(mid, (arg or 1) if decl.f.get("units") is not None else seat))
         else:
-            moves.append(Move(mid, (card[arg],)))
+            moves.append(Move(mid, card[arg]))
     moves.append(Move(mdl.lay.id, tuple(lay_cards)))
-    moves += [Move(ext.id, (t,), seat=me, group=i) for t, i in adds]
+    moves += [Move(ext.id, Onto((t,), me, i)) for t, i in adds]
     if plan.ends == "went_out" and mdl.keep:
-        moves.append(Move(discard.id, (card[final[plan.laid]],)))
+        moves.append(Move(discard.id, card[final[plan.laid]]))
     return state, moves

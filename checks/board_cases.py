@@ -91,7 +91,7 @@ def move(spec, state: kernel.State, decl, ch, hand: list[int]) -> Move:
         if offered:
             return ch.choice(offered)
     if decl.mechanic == "exchange":
-        return Move(decl.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
+        return Move(decl.id, ch.choice(hand) if hand else spec.cards.naturals[0].index)
     z = state.zone(board.board_zone(spec).id)
     if kind == 1 and decl.mechanic == "mark" and "card" in decl.f:     # any space is what kind 0 offers
         kind = 2
@@ -102,7 +102,7 @@ def move(spec, state: kernel.State, decl, ch, hand: list[int]) -> Move:
         if "match" in decl.f:
             fits = [t for t in hand if spec.cards.types[t].natural
                     and spec.cards.types[t].attrs.get(decl.f["match"]) == g.numbers[cell]]
-            return Move(decl.id, (ch.choice(fits or hand or [spec.cards.naturals[0].index]),), cell=cell)
+            return Move(decl.id, board.CardAt(ch.choice(fits or hand or [spec.cards.naturals[0].index]), cell))
     elif kind == 2 or (kind == 1 and decl.mechanic == "unmark"):     # a chip to take: any space is mostly empty
         others = {v for v in z if v != L.EMPTY} - ({board.side_of(state, state.current)} if decl.mechanic == "unmark"
                                                     else set())     # a chip to take: another side's
@@ -118,7 +118,7 @@ def move(spec, state: kernel.State, decl, ch, hand: list[int]) -> Move:
         spaces = g.spaces_of(want) if want else ()
         if kind == 1 and spaces:
             cell = ch.choice(list(spaces))
-        return Move(decl.id, (t,), cell=cell)
+        return Move(decl.id, board.CardAt(t, cell))
     if decl.mechanic == "mark":
-        return Move(decl.id, (spec.cards.by_token()[str(decl.f["card"]).upper()].index,), cell=cell)
-    return Move(decl.id, (), cell=cell)
+        return Move(decl.id, cell)
+    return Move(decl.id, cell)

@@ -140,7 +140,7 @@ def unmark_findings(spec) -> list[Finding]:
         try:
             st = _state(spec, 2, marks, hands)
             st = st.replace(phase=m.phase)
-            move = Move(m.id, cell=cells[-1])
+            move = Move(m.id, cells[-1])
             got = kernel.apply(st, move)
         except kernel.Undecided as e:
             out.append(Finding(id=f"gap:{m.id}:unfinished-line", kind="gap", clauses=[m.clause], sources=_sources(spec, [m.clause]),
@@ -177,12 +177,12 @@ def exchange_findings(spec) -> list[Finding]:
         marks = {c: 1 for t in (a, b) for c in g.spaces_of(t.attrs[attr])}
         st = _state(spec, 2, marks, [[a.index], [x.index for x in naturals[-5:]]], stock=[b.index])
         st = st.replace(phase=m.phase)
-        first = kernel.apply(st, Move(m.id, (a.index,)))
+        first = kernel.apply(st, Move(m.id, a.index))
         verdict, question, resolved, assumed = "", "", True, []
         if isinstance(first, kernel.Refusal):
             verdict = f"the first exchange is refused: {first.why}"
         else:
-            second = kernel.apply(first, Move(m.id, (b.index,)))
+            second = kernel.apply(first, Move(m.id, b.index))
             verdict = ("the card brought is dead too; a second exchange in the turn is "
                        + (f"refused ({second.why})" if isinstance(second, kernel.Refusal) else "allowed"))
             try:
@@ -207,8 +207,8 @@ def exchange_findings(spec) -> list[Finding]:
                         f"assumption {', '.join(assumed)}" if assumed else
                         "one exchange a turn is decided; what a player with no playable card does is not"
                         if not resolved else "decided by the exchange clause"),
-            witness={"scenario": dict(codec.state_to_doc(st), moves=[codec.move_to_doc(spec, Move(m.id, (a.index,))),
-                                                                      codec.move_to_doc(spec, Move(m.id, (b.index,)))]),
+            witness={"scenario": dict(codec.state_to_doc(st), moves=[codec.move_to_doc(spec, Move(m.id, a.index)),
+                                                                      codec.move_to_doc(spec, Move(m.id, b.index))]),
                      "question": question, **({"assumed": assumed} if assumed else {})},
             method=METHOD))
     return out

@@ -20,7 +20,8 @@ from typing import Sequence
 
 from rulings import kernel, players as agents
 from rulings.kernel import Move
-from rulings.kernel.lay import contract_of
+from rulings.kernel.lay import Onto, contract_of
+from rulings.kernel.registry import mechanic
 from rulings.spec import Spec
 
 
@@ -340,26 +341,26 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
             with_cards = [m for m in every if m.mechanic == "lay"] + [m for m in every if m.mechanic == "discard"]
             m = ch.choice(with_cards) if with_cards else every[0]
             if m.mechanic == "discard":
-                return Move(m.id, (t,))
+                return Move(m.id, t)
             return Move(m.id, tuple(hand[:ch.integer(0, len(hand))]) + (t,))
         pick = r.moves[kind]
     if pick.mechanic == "discard":
-        return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))
+        return Move(pick.id, ch.choice(hand) if hand else spec.cards.naturals[0].index)
     if pick.mechanic == "draw":
         if pick.f.get("units") is not None:
-            return Move(pick.id, units=ch.integer(1, 3))
+            return Move(pick.id, ch.integer(1, 3))
         if any(r.zones[z].each for z in pick.f["from"]):
-            return Move(pick.id, seat=ch.integer(0, state.players - 1))
+            return Move(pick.id, ch.integer(0, state.players - 1))
         return Move(pick.id)
     if pick.mechanic == "give":
-        return Move(pick.id, seat=ch.integer(0, state.players - 1))
+        return Move(pick.id, ch.integer(0, state.players - 1))
     if pick.mechanic == "move_all":
         return Move(pick.id)
     if pick.mechanic == "fill":             # a position of the layout, in range or one past it
-        return Move(pick.id, group=ch.integer(0, len(state.zone(pick.f["to"]))))
+        return Move(pick.id, ch.integer(0, len(state.zone(pick.f["to"]))))
     if pick.mechanic == "extend":
-        return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,),
-                    seat=ch.integer(0, state.players - 1), group=ch.integer(0, 2))
+        return Move(pick.id, Onto((ch.choice(hand) if hand else spec.cards.naturals[0].index,),
+                                  ch.integer(0, state.players - 1), ch.integer(0, 2)))
     from rulings.kernel import board
 
     if pick.mechanic in board.MECHANICS:
@@ -489,7 +490,7 @@ def axes(spec: Spec, state: kernel.State, move: kernel.Move | None = None) -> li
     # nobody can finish), walking k crosses it; and the same with nobody down
     if r.hand is not None and r.hand.each:       # (a game of layouts may have no hand)
         hand = r.hand.id
-        keep = tuple(move.cards) if move is not None else ()
+        keep = _cards_of_move(spec, state, move)
         most = max(sum(state.hand(s)) for s in range(n))
         out.append((hand, [(k, _hands_cut(state, k, keep)) for k in range(0, most + 1)]))
         lay = r.lay_move()
@@ -503,6 +504,17 @@ def axes(spec: Spec, state: kernel.State, move: kernel.Move | None = None) -> li
         depths = range(0, min(len(pile), PILE_DEPTHS) + 1)
         out.append((z.id, [(k, state.with_zone(z.id, tuple(pile[len(pile) - k:]) if k else ())) for k in depths]))
     return out
+
+
+def _cards_of_move(spec: Spec, state: kernel.State, move: kernel.Move | None) -> tuple:
+    """The cards a move plays from the hand (its mechanic says which)."""
+    if move is None or move.id not in kernel.rules(spec).moves:
+        return ()
+    decl = kernel.rules(spec).moves[move.id]
+    try:
+        return tuple(mechanic(decl.mechanic).played(state, decl, move.arg))
+    except (TypeError, AttributeError, IndexError):       # an argument not of the move's shape
+        return ()
 
 
 def _hands_cut(state: kernel.State, k: int, keep: tuple = ()) -> kernel.State:

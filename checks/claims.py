@@ -343,7 +343,8 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
     # the down player has laid their contract: cards the stock holds, laid in front of them
     state = got.state
     stock = list(state.zone(r.stock.id))
-    drawn = sum(m.units * int(r.moves[m.id].f["from"].get(r.stock.id, 0)) for m in got.moves
+    drawn = sum((m.arg if isinstance(m.arg, int) else 1) * int(r.moves[m.id].f["from"].get(r.stock.id, 0))
+                for m in got.moves
                 if r.moves[m.id].mechanic == "draw")
     spare = Counter(stock[:len(stock) - drawn])        # the stock below every planned draw
     contract = r.contract(level, mdl.lay)

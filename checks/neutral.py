@@ -129,7 +129,7 @@ def level_over_neutral(before: kernel.State, move: kernel.Move, result: kernel.R
     d["next_dealer"] = None if over else next_dealer(spec, before.dealer, before.players)
     decl = r.moves[move.id]
     if decl.mechanic == "discard" and not r.zones[decl.f["to"]].each:
-        d[decl.f["to"]] = d[decl.f["to"]] + [spec.cards.types[move.cards[0]].token]
+        d[decl.f["to"]] = d[decl.f["to"]] + [spec.cards.types[move.arg].token]
     if r.hand is None:               # no hands: the discard left the mover's own pile
         if decl.mechanic == "discard" and "from" in decl.f:
             d[decl.f["from"]][before.current] = d[decl.f["from"]][before.current][:-1]

@@ -212,7 +212,7 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
             if isinstance(legal_b, tuple):
                 candidates = [move]
             else:
-                extra = sorted(legal_a ^ legal_b, key=lambda m: (m.id, m.cards, m.units, m.seat or 0, m.group or 0))
+                extra = sorted(legal_a ^ legal_b, key=lambda m: (m.id, repr(m.arg)))
                 candidates = [move] + extra
         for m in candidates:
             oa, ob = outcome(state, m), outcome(sb, m)

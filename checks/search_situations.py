@@ -136,7 +136,7 @@ def _proposed(spec, doc):
     hand = doc[hand_zone.id][me] if hand_zone is not None and hand_zone.each else []
 
     def arg_for(decl):
-        kind = codec._arg_kind(r, decl)
+        kind = codec.arg_kind(spec, decl)
         if kind == "zone":
             src = decl.f["from"]
             return st.just({decl.id: next(iter(src)) if not isinstance(src, str) else src})
@@ -171,7 +171,7 @@ def _candidates(spec_a, spec_b, doc, proposed):
     hand = doc[r.hand.id][doc["to_play"]] if r.hand is not None and r.hand.each else []
     if hand:
         out += [{m.id: list(hand)} for m in r.moves.values()
-                if m.phase == doc["phase"] and codec._arg_kind(r, m) == "cards"]
+                if m.phase == doc["phase"] and codec.arg_kind(spec_a, m) == "cards"]
     legal = []
     for spec in (spec_a, spec_b):
         try:
@@ -182,7 +182,7 @@ def _candidates(spec_a, spec_b, doc, proposed):
     out += legal
     for m in legal:
         (mid, arg), = m.items()
-        if codec._arg_kind(r, r.moves[mid]) != "cards":
+        if codec.arg_kind(spec_a, r.moves[mid]) != "cards":
             continue
         rest = list(hand)
         for c in arg:

@@ -133,7 +133,7 @@ def _move_size(spec, move_doc) -> int:
     names neither: a draw from a pile, a seat)."""
     (mid, arg), = move_doc.items()
     r = kernel.rules(spec)
-    kind = codec._arg_kind(r, r.moves[mid]) if mid in r.moves else None
+    kind = codec.arg_kind(spec, r.moves[mid]) if mid in r.moves else None
     if kind == "card":
         return 1
     if kind == "extend" and isinstance(arg, dict):
@@ -153,7 +153,7 @@ def _seat_arg(spec, move_doc: dict):
     """The seat a move names (a give, a take from a seat, an extension of a seat's meld)."""
     (mid, arg), = move_doc.items()
     r = kernel.rules(spec)
-    kind = codec._arg_kind(r, r.moves[mid])
+    kind = codec.arg_kind(spec, r.moves[mid])
     if kind == "seat":
         return "seat", arg
     if kind == "extend":

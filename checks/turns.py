@@ -194,7 +194,7 @@ def _go_out_when(spec_a, spec_b, fa, fb):
     lay, ender = kernel.rules(spec_a).lay_move(), _ender(spec_a)
     laid, discard = go_out_cards(spec_a, 1, ra.deal_each(players))
     hand = laid + [discard]
-    moves = [Move(lay.id, tuple(laid)), Move(ender.id, (discard,))]
+    moves = [Move(lay.id, tuple(laid)), Move(ender.id, discard)]
     make = lambda s: situation(s, players, turns, hand)  # noqa: E731
     how = (f"Z3 over players ({lo}-{hi}) and finished turns, minimising players then turns; "
            f"the situation (a player who can go out) replayed by the kernel under both readings")
@@ -221,7 +221,7 @@ def _units_max(spec_a, spec_b, fa, fb, mid: str):
     laid, discard = go_out_cards(spec_a, 1, 9)
     face = [spec_a.cards.naturals[-1].index] * k
     decl = kernel.rules(spec_a).moves[mid]
-    moves = [Move(mid, units=k)]
+    moves = [Move(mid, k)]
     make = lambda s: situation(s, players, players, laid + [discard], phase=decl.phase, face_up=face)  # noqa: E731
     return (make, moves), f"a {mid} of {k} units with counters and stock to spare; replayed by the kernel"
 

@@ -176,7 +176,7 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
             out += [r.counters[cnt].clause for cnt in (decl.f.get("cost") or {})]
             for zid, per in decl.f["from"].items():
                 z = r.zones[zid]
-                if z.face == "up" and not z.each and len(state.zone(zid)) > move.units * int(per):
+                if z.face == "up" and not z.each and len(state.zone(zid)) > move.arg * int(per):
                     out.append(c(f"{where}.take_from"))
             if decl.f.get("needs") and stock is not None:
                 out.append(c(f"{where}.needs.{stock.id}"))
@@ -191,7 +191,7 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
 
         if state.lays_this_turn:
             out.append(c(f"{where}.per_turn"))
-        laid = neutral_counts(move.cards, len(spec.cards.types))
+        laid = neutral_counts(move.arg, len(spec.cards.types))
         contract = contract_of(state, decl)
         if contract is not None and not state.down():
             out.append(c(f"{where}.contract"))
@@ -202,8 +202,8 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
             lo = decl.f.get("lay_off") or {}
             matched = kernel.laid_values(state, decl)
             types = spec.cards.types
-            rest = [t for t in move.cards if not (lo and types[t].natural and types[t].attrs[lo["match"]] in matched)]
-            if len(rest) < len(move.cards):
+            rest = [t for t in move.arg if not (lo and types[t].natural and types[t].attrs[lo["match"]] in matched)]
+            if len(rest) < len(move.arg):
                 out.append(c(f"{where}.lay_off"))
             if rest:
                 extras = r.extras(contract)

@@ -73,20 +73,20 @@ def choose(state, moves):
     me = B.side_of(state, state.current)
     marks = [m for m in moves if r.moves[m.id].mechanic == "mark"]
     gaining = set(B.completing_now(state)) if marks else set()
-    win = [m for m in marks if m.cell in gaining]
+    win = [m for m in marks if B.cell_of(m.arg) in gaining]
     if win:
-        return min(win, key=lambda m: ("card" in r.moves[m.id].f, m.cell))
+        return min(win, key=lambda m: ("card" in r.moves[m.id].f, B.cell_of(m.arg)))
     swaps = [m for m in moves if r.moves[m.id].mechanic == "exchange"]
     if swaps:
         return swaps[0]
     takes = [m for m in moves if r.moves[m.id].mechanic == "unmark"]
     if takes:
-        best = max(takes, key=lambda m: (threat(g, board, board[m.cell], m.cell), -m.cell))
-        if threat(g, board, board[best.cell], best.cell) >= g.line - 1 or not marks:
+        best = max(takes, key=lambda m: (threat(g, board, board[m.arg], m.arg), -m.arg))
+        if threat(g, board, board[best.arg], best.arg) >= g.line - 1 or not marks:
             return best
     if marks:
         def value(m):
-            v = worth(g, board, me, m.cell)
+            v = worth(g, board, me, B.cell_of(m.arg))
             return v - KEEP_BACK_MARGIN if "card" in r.moves[m.id].f else v
-        return max(marks, key=lambda m: (value(m), -m.cell))
+        return max(marks, key=lambda m: (value(m), -B.cell_of(m.arg)))
     return moves[0]

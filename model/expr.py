@@ -64,6 +64,7 @@ __all__ = ["CARD_FUNCTIONS", "CardSchema", "Expr", "ExprError", "parse"]
 # functions over a zone's cards, beside the caller's accessors: a card, or a sum over cards
 CARD_FUNCTIONS = ("top", "first", "count", "sum")
 CARD_FIELDS = ("value", "wild", "natural")      # what any card has, beside the declared attributes
+BOOL_ACCESSORS = ("can",)                       # accessors that give a truth value (can(MOVE)), not a number
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,7 @@ class _Compiler:
                 return e[key]
             except KeyError:
                 raise ExprError(f"'{key}' is missing from the environment", col) from None
-        return "int", ev, (lambda e, z3: _z3val(z3, ev(e)))
+        return ("bool" if fname in BOOL_ACCESSORS else "int"), ev, (lambda e, z3: _z3val(z3, ev(e)))
 
     def c_BinOp(self, node: ast.BinOp) -> Compiled:
         if type(node.op) not in _ARITH:

@@ -68,7 +68,7 @@ class FillPlayer:
                 z = r.zones[pile_id]
                 if z.face != "up":
                     continue
-                pile = state.zone(pile_id, m.seat if z.each else None)
+                pile = state.zone(pile_id, m.arg if z.each else None)
                 if pile and _fits(state, r, pile[-1]):
                     return m
             blind = [m for m in draws if all(r.zones[z].face == "down" for z in r.moves[m.id].f["from"])]
@@ -78,5 +78,5 @@ class FillPlayer:
             decl = r.moves[fills[0].id]
             if len(fills) == 1:
                 return fills[0]
-            return max(fills, key=lambda m: (_value_seen(state, r, decl, m.group), m.group))
+            return max(fills, key=lambda m: (_value_seen(state, r, decl, m.arg), m.arg))
         return moves[0]

@@ -135,7 +135,7 @@ class GreedyPlayer:
         lays = [m for m in moves if r.moves[m.id].mechanic == "lay"]
         if lays:
             value = spec.cards.types
-            return max(lays, key=lambda m: (sum(value[t].value for t in m.cards), m.cards))
+            return max(lays, key=lambda m: (sum(value[t].value for t in m.arg), m.arg))
         extends = [m for m in moves if r.moves[m.id].mechanic == "extend"]
         if extends:
             return extends[0]
@@ -145,8 +145,7 @@ class GreedyPlayer:
         discards = [m for m in moves if r.moves[m.id].mechanic == "discard"]
         if discards:
             types = spec.cards.types
-            return min(discards, key=lambda m: (self._worth(state, m.cards[0], hand), -types[m.cards[0]].value,
-                                                m.cards[0]))
+            return min(discards, key=lambda m: (self._worth(state, m.arg, hand), -types[m.arg].value, m.arg))
         return moves[0]
 
     def _useful_now(self, state: State, r, card: int) -> bool:
@@ -187,9 +186,9 @@ class GreedyPlayer:
             decl = r.moves[m.id]
             first = next(iter(decl.f["from"]))
             z = r.zones[first]
-            if z.face != "up" or m.units != 1:
+            if z.face != "up" or (decl.f.get("units") is not None and m.arg != 1):
                 continue
-            pile = state.zone(first, m.seat if z.each else None)
+            pile = state.zone(first, m.arg if z.each else None)
             if not pile:
                 continue
             top = pile[-1]

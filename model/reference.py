@@ -26,7 +26,7 @@ from operator import itemgetter
 from typing import Iterator, Mapping
 
 from .melds import Contract, MeldKind, PlacedMeld, Slot, Verdict, Violation
-from .spec import derived
+from .derived import derived
 
 
 class _Game:

@@ -115,9 +115,10 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
             raise AssertionError(f"a {player} player chose a refused move {move!r}: {nxt}")
         g.moves += 1
         if move.id in paid and nxt.results == state.results:
-            spent[move.id][0] += move.units
+            units = move.arg if isinstance(move.arg, int) else 1      # a paid draw's units
+            spent[move.id][0] += units
             for c, v in paid[move.id].items():
-                spent[move.id][1][c] += v * move.units
+                spent[move.id][1][c] += v * units
         if r.stock is not None and len(nxt.results) == seen and not nxt.zone(r.stock.id):
             emptied = True
         for res in nxt.results[seen:]:

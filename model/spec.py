@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .cards import Cards
+from .derived import derived  # noqa: F401  (tables made once per spec: rulings.derived)
 from .expr import ExprError, parse as parse_expr
 from .melds import MELD_NAMES, Contract, MeldKind, Rule, Slot
 from .specfile import FileProblem, Positions, SpecError, SpecErrors, formal_keys, read, validate_schema
@@ -57,24 +58,6 @@ class Clause:
         if self.source:
             return ", ".join(self.source)
         return "assumption" if self.assumption else "FACTS.md"
-
-
-_derived: dict[int, tuple[object, dict]] = {}
-
-
-def derived(spec: "Spec", name: str, build):
-    """What `build(spec)` makes from a spec, made once per spec object (specs are frozen,
-    so tables derived from one stay true). Kept as long as the spec lives, and dropped
-    with it; keyed by identity, checked against reuse."""
-    hit = _derived.get(id(spec))
-    if hit is None or hit[0]() is not spec:
-        key = id(spec)
-        hit = _derived[key] = (weakref.ref(spec), {})
-        weakref.finalize(spec, _derived.pop, key, None)
-    tables = hit[1]
-    if name not in tables:
-        tables[name] = build(spec)
-    return tables[name]
 
 
 def packaged_games() -> list[str]:

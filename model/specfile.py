@@ -460,12 +460,37 @@ def parse_yaml(text: str, file: str, parser=None) -> tuple[Any, Positions]:
 def schema() -> dict:
     text = resources.files("rulings.games").joinpath("schema.yaml").read_text(encoding="utf-8")
     sch = yaml.load(text, Loader=_CLoader or Loader)    # the packaged schema: libyaml when present
+    _compose_kernel(sch)
     formal = sch["$defs"]["formal"]
     for where in ("clause", "reading"):
         props = sch["$defs"][where]["properties"]
         for key in formal:
             props[key] = {"$ref": f"#/$defs/formal/{key}"}
     return sch
+
+
+def _compose_kernel(sch: dict) -> None:
+    """The parts of the schema the kernel's plugins own: a move's fields (those of any move
+    and each mechanic's), the zone kinds and their fields (`rulings.kernel.registry`)."""
+    from .kernel.registry import MECHANICS, ZONE_KINDS
+    from .kernel.vocabulary import COMMON_FIELDS
+
+    props: dict = {k: v for k, v in COMMON_FIELDS.items()}
+    props["mechanic"] = {"enum": sorted(MECHANICS)}
+    for m in MECHANICS.values():
+        for field, sub in m.fields.items():
+            if field not in props:
+                props[field] = sub
+            elif props[field] != sub:
+                alts = props[field]["anyOf"] if set(props[field]) == {"anyOf"} else [props[field]]
+                if sub not in alts:
+                    props[field] = {"anyOf": alts + [sub]}
+    sch["$defs"]["move"] = {"type": "object", "additionalProperties": False, "properties": props}
+    zone = sch["$defs"]["formal"]["zones"]["additionalProperties"]
+    zone["properties"]["kind"] = {"enum": sorted(ZONE_KINDS)}
+    for zk in ZONE_KINDS.values():
+        for field, sub in zk.fields.items():
+            zone["properties"].setdefault(field, sub)
 
 
 def formal_keys() -> tuple[str, ...]:

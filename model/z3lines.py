@@ -163,7 +163,7 @@ def from_spec(spec) -> Lines:
     (made once per spec)."""
     from .kernel.board import grid
     from .kernel.rules import rules
-    from .spec import derived
+    from .derived import derived
 
     def build(s):
         r = rules(s)

@@ -24,24 +24,25 @@ board zone (`rulings.lines.held`).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from .. import lines as L
-from . import flow, trace
+from . import args, flow, trace
+from .registry import Arg, Mechanic, ZoneKind, register, whole
 from .rules import Move as MoveDecl, Rules, Undecided, rules
 from .state import Refusal, State, add, remove
 
 MECHANICS = ("mark", "unmark", "exchange")
-NO_MOVE = ("turn.no_move", "what does a player do who has no card they may play?")
+NO_MOVE = flow.NO_MOVE
 
 
 # ---- the spec ----------------------------------------------------------------------------
 
 def check(r: Rules, m: MoveDecl, p: str) -> None:
     """Validation of a board move's fields (problems go to `r`)."""
-    z = r._zone(f"{p}.to", m.f.get("to"), ("board",)) if m.mechanic != "exchange" else None
+    z = r.zone_field(f"{p}.to", m.f.get("to"), ("board",)) if m.mechanic != "exchange" else None
     del z
-    r._zone(f"{p}.pile", m.f.get("pile"), ("pile",), "each")
+    r.zone_field(f"{p}.pile", m.f.get("pile"), ("pile",), "each")
     if m.mechanic == "mark":
         if ("match" in m.f) == ("card" in m.f):
             r.err(p, f"move {m.id!r} (mark) needs either match (the card attribute a space's number must equal) "
@@ -54,7 +55,7 @@ def check(r: Rules, m: MoveDecl, p: str) -> None:
         if card is None or str(card).upper() not in r.spec.cards.by_token():
             r.err(f"{p}.card", f"move {m.id!r}: card must be a token of the game, got {card!r}")
     if m.mechanic == "exchange":
-        r._zone(f"{p}.from", m.f.get("from"), ("pile",), "shared")
+        r.zone_field(f"{p}.from", m.f.get("from"), ("pile",), "shared")
         dead = r.moves.get(m.f.get("dead_for"))
         if dead is None or dead.mechanic != "mark" or "match" not in dead.f:
             r.err(f"{p}.dead_for", f"move {m.id!r}: dead_for names the mark move (with match) the card cannot make")
@@ -87,13 +88,13 @@ def check_rules(r: Rules) -> None:
 def grid(spec) -> L.Grid:
     r = rules(spec)
     key = ("grid",)
-    if key not in r._memo:
+    if key not in r.memo:
         b = r.get("board") or {}
         r.need("board.line")
         free = r.need("board.free")
         share = r.need("board.share")
-        r._memo[key] = L.grid(b["numbers"], int(b["line"]), int(share), free == "everyone")
-    return r._memo[key]
+        r.memo[key] = L.grid(b["numbers"], int(b["line"]), int(share), free == "everyone")
+    return r.memo[key]
 
 
 def board_zone(spec):
@@ -303,7 +304,7 @@ def check_mark_card_only(state: State, decl: MoveDecl, card: int) -> bool:
 
 
 def no_move(state: State) -> Undecided:
-    return Undecided(NO_MOVE[1], NO_MOVE[0], f"seat {state.current} in phase {state.phase}")
+    return flow.no_move(state)
 
 
 # ---- the two questions, by the reference (z3lines.py answers them by Z3) --------------------
@@ -331,3 +332,173 @@ def completing_now(state: State, seat: int | None = None) -> tuple[int, ...]:
             if hand[t] and check_mark_card_only(state, m, t):
                 allowed.update(_spaces_for(state, m, t))
     return L.completing(grid(spec), state.zone(z.id), side_of(state, seat), allowed)
+
+
+# ---- the mechanics and the zone kind ----------------------------------------------------------
+
+class Space(Arg):
+    """A space of the board, [row, column]; with `card`, the card played there too."""
+
+    def __init__(self, spec, with_card: bool):
+        self.spec, self.with_card = spec, with_card
+        self.form = "{card: C, at: [row, column]}" if with_card else "[row, column]"
+        self.kind = "card_at" if with_card else "at"
+
+    def to_doc(self, spec, decl, value):
+        g = grid(spec)
+        if self.with_card:
+            card, cell = value if value is not None else (None, None)
+            return {"card": spec.cards.types[card].token if card is not None else None,
+                    "at": list(g.where(cell)) if cell is not None else None}
+        return list(g.where(value)) if value is not None else None
+
+    def read(self, rd, where, decl, doc):
+        g = grid(rd.spec)
+        card = None
+        at = doc
+        if self.with_card:
+            if not isinstance(doc, Mapping) or set(doc) != {"card", "at"}:
+                rd.bad(where, f"{{card: C, at: [row, column]}}, got {doc!r}")
+                return None
+            c = doc["card"]
+            cards = rd.tokens(f"{where}.card", str(c) if isinstance(c, int) and not isinstance(c, bool) else c)
+            if cards is None:
+                return None
+            if len(cards) != 1:
+                rd.bad(f"{where}.card", f"exactly one card, got {len(cards)}")
+                return None
+            card, at = cards[0], doc["at"]
+        if (not isinstance(at, list) or len(at) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in at)
+                or g.cell(at[0], at[1]) is None):
+            rd.bad(where, f"a space [row, column], rows 0-{g.rows - 1} and columns 0-{g.cols - 1}, got {at!r}")
+            return None
+        cell = g.cell(at[0], at[1])
+        value = CardAt(card, cell) if self.with_card else cell
+        return value, self.to_doc(rd.spec, decl, value)
+
+    def accepts(self, value):
+        if self.with_card:
+            return isinstance(value, CardAt) and all(v is None or whole(v) for v in value)
+        return value is None or whole(value)
+
+    def words(self, mid, decl, doc):
+        if self.with_card and isinstance(doc, Mapping):
+            return f"{mid} {doc.get('card')} at {doc.get('at')}"
+        return f"{mid} at {doc}"
+
+
+class CardAt(NamedTuple):
+    card: int | None
+    cell: int | None
+
+
+def cell_of(arg) -> int | None:
+    """The space a board move's argument names (a space alone, or a card at a space)."""
+    return arg.cell if isinstance(arg, CardAt) else arg
+
+
+_PILE = {"$ref": "#/$defs/id"}
+
+
+class _BoardMove(Mechanic):
+    no_move_undecided = True
+
+    def check(self, r, m, p):
+        check(r, m, p)
+
+
+@register
+class Mark(_BoardMove):
+    name = "mark"
+    says = "a card from the hand to the mover's pile, and a chip of the mover's side on an empty space"
+    fields = {"to": _PILE, "pile": _PILE, "match": {"type": "string"}, "card": {"type": ["string", "integer"]}}
+
+    def arg(self, r, decl):
+        return Space(r.spec, "card" not in decl.f)
+
+    def apply(self, state, r, decl, arg):
+        if isinstance(arg, CardAt):
+            return mark(state, r, decl, arg.card, arg.cell)
+        return mark(state, r, decl, None, arg)
+
+    def options(self, state, r, decl, offered):
+        fixed = "card" in decl.f
+        return [c if fixed else CardAt(t, c) for t, c in options(state, decl)]
+
+    def played(self, state, decl, arg):
+        return (arg.card,) if isinstance(arg, CardAt) and arg.card is not None else ()
+
+
+@register
+class Unmark(_BoardMove):
+    name = "unmark"
+    says = "a named card from the hand to the mover's pile, and a chip of another side taken off"
+    fields = {"to": _PILE, "pile": _PILE, "card": {"type": ["string", "integer"]}, "protect": {"const": "completed"}}
+    restrictions = {"protect": "any chip of another side may be taken off"}
+
+    def arg(self, r, decl):
+        return Space(r.spec, False)
+
+    def apply(self, state, r, decl, arg):
+        return unmark(state, r, decl, arg)
+
+    def options(self, state, r, decl, offered):
+        return [c for _, c in options(state, decl)]
+
+
+@register
+class Exchange(_BoardMove):
+    counts_lays = True
+    name = "exchange"
+    says = "a card no space is left for, to the mover's pile, for a card from a pile"
+    fields = {"pile": _PILE, "from": _PILE, "dead_for": _PILE, "per_turn": {"enum": ["many", "one"]},
+              "only_if": {"const": "no_other_move"}}
+    restrictions = {"per_turn": "a turn may hold any number of these moves",
+                    "only_if": "the move may be made whatever else the player could do"}
+
+    def arg(self, r, decl):
+        return args.Card()
+
+    def apply(self, state, r, decl, arg):
+        return exchange(state, r, decl, arg if isinstance(arg, int) else None)
+
+    def options(self, state, r, decl, offered):
+        return [t for t, _ in options(state, decl)]
+
+
+@register
+class BoardZone(ZoneKind):
+    name = "board"
+    says = "a grid of numbered spaces, each empty or covered by a chip of one side"
+    owners = ("shared",)
+
+    def check_rules(self, r, zid):
+        check_rules(r)
+
+    def empty(self, spec, width):
+        return grid(spec).empty_board()
+
+    def size(self, value):
+        return sum(1 for v in value if v >= 0)
+
+    def cards(self, value):
+        return ()
+
+    def top(self, value):
+        return None
+
+    def first(self, value):
+        return None
+
+    def to_doc(self, spec, value):
+        return L.draw(grid(spec), value)
+
+    def read(self, rd, spec, where, v, placed, width):
+        got = L.read(grid(spec), v) if v != [] else grid(spec).empty_board()
+        if isinstance(got, str):
+            rd.bad(where, got)
+            return grid(spec).empty_board()
+        return got
+
+    def names(self):
+        return {"lines": lines_of}

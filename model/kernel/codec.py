@@ -1,22 +1,12 @@
 """One codec for moves and states: the scenario form (JSON/YAML, cards as the game's tokens),
 the kernel's values, and words for people.
 
-A move is written `{MOVE: ARGUMENT}`, the argument shaped by the move's mechanic:
-
-    draw      the pile it takes from ({draw: stock}), the number of units when the player
-              chooses it ({tick: 2}), or the seat whose pile it takes from ({take: 1})
-    lay       the cards ({lay: [5, 5, SW]})
-    extend    {cards: [...], seat: S, meld: I}: the cards, whose meld, which of their melds
-    discard   the card ({discard: 9})
-    give      the seat given the card ({skip: 2})
-    move_all  the zone emptied ({pass: skipped})
-    rearrange the whole new table, a list of melds ({play: [[k7, k8, k9], [r5, o5, b5]]},
-              or one string with '|' between melds: {play: "k7 k8 k9 | r5 o5 b5"})
-    fill      the position the held card goes to ({place_card: 7})
-    mark      the card and the space, {card: C, at: [row, column]}; for a move of one card
-              (a token), the space alone ([row, column])
-    unmark    the space ([row, column])
-    exchange  the card
+A move is written `{MOVE: ARGUMENT}`, the argument shaped by the move's mechanic (each
+mechanic's module says how: its `Arg`): the cards of a lay ({lay: [5, 5, SW]}), the card
+of a discard ({discard: 9}), the pile a draw takes from ({draw: stock}), the units a
+player chooses ({tick: 2}), a seat ({skip: 2}), a position ({place_card: 7}), a new table
+({play: "k7 k8 k9 | r5 o5 b5"}), a space ([row, column]), ... A move that names values
+(`choose`) is written {MOVE: {ARG: ..., VARIABLE: value}} ({eight: {card: 8H, suit: hearts}}).
 
 A state is a scenario's situation: the kernel's fields (seed, round, players, dealer,
 to_play, phase, turns_finished, lays_this_turn, reshuffles, winners), one field per zone
@@ -28,9 +18,11 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..cards import CardError
-from .rules import Move as MoveDecl, rules
+from . import common
 from .moves import Move
-from .state import OVER, State, cards_of, counts
+from .registry import mechanic, zone_kind
+from .rules import Move as MoveDecl, rules
+from .state import OVER, State, counts
 
 FORMAT = 1
 KERNEL_FIELDS = {
@@ -51,6 +43,8 @@ KERNEL_FIELDS = {
     "reshuffles": (False, "how often the stock was refilled this round"),
     "winners": (False, "the winning seats, when the game is over"),
     "finished": (False, "seats that finished this round while the others play their last turns"),
+    "direction": (False, "1 while play goes the way the spec says, -1 once a card has reversed it"),
+    "pending": (False, "effects of cards played this turn, kept for its end: {skip: N, draw: N, again: 1, lead: SEAT}"),
     "move": (False, "the proposed move"),
     "moves": (False, "the proposed moves, in order"),
     "expect": (False, "what a judge should answer (for tests and conformance)"),
@@ -84,55 +78,20 @@ def _toks(spec, cards) -> list[str]:
     return [spec.cards.types[t].token for t in cards]
 
 
-def _arg_kind(r, decl: MoveDecl) -> str:
-    if decl.mechanic == "draw":
-        if decl.f.get("units") is not None:
-            return "units"
-        if any(r.zones[z].each for z in decl.f["from"]):
-            return "seat"
-        return "zone"
-    if decl.mechanic == "mark":
-        return "at" if "card" in decl.f else "card_at"
-    return {"lay": "cards", "extend": "extend", "discard": "card", "give": "seat", "move_all": "zone",
-            "rearrange": "table", "fill": "position", "unmark": "at", "exchange": "card"}[decl.mechanic]
+def arg_of(spec, decl: MoveDecl):
+    """How the argument of a move of the spec is written, read and said (its mechanic's)."""
+    r = rules(spec)
+    return common.arg_of(r, decl, mechanic(decl.mechanic))
 
 
-def _at(spec, cell):
-    from .board import grid
-
-    return list(grid(spec).where(cell)) if cell is not None else None
+def arg_kind(spec, decl: MoveDecl) -> str:
+    """The shape of a move's argument (`registry.Arg.kind`): zone, units, seat, card, cards, ..."""
+    return arg_of(spec, decl).kind
 
 
 def move_to_doc(spec, move: Move) -> dict:
-    r = rules(spec)
-    decl = r.moves[move.id]
-    kind = _arg_kind(r, decl)
-    if kind == "zone":
-        return {move.id: decl.f["from"] if isinstance(decl.f["from"], str) else next(iter(decl.f["from"]))}
-    if kind == "units":
-        return {move.id: move.units}
-    if kind == "seat":
-        return {move.id: move.seat}
-    if kind == "cards":
-        return {move.id: _toks(spec, move.cards)}
-    if kind == "card":
-        return {move.id: _toks(spec, move.cards)[0]}
-    if kind == "table":
-        return {move.id: [_toks(spec, m) for m in move.melds or ()]}
-    if kind == "position":
-        return {move.id: _position_name(r, decl, move.group)}
-    if kind == "at":
-        return {move.id: _at(spec, move.cell)}
-    if kind == "card_at":
-        return {move.id: {"card": _toks(spec, move.cards)[0] if move.cards else None, "at": _at(spec, move.cell)}}
-    return {move.id: {"cards": _toks(spec, move.cards), "seat": move.seat, "meld": move.group}}
-
-
-def _position_name(r, decl: MoveDecl, p: int | None):
-    from .layout import positions
-
-    names = positions(r, decl.f["to"])
-    return names[p] if p is not None and 0 <= p < len(names) else p
+    decl = rules(spec).moves[move.id]
+    return {move.id: arg_of(spec, decl).to_doc(spec, decl, move.arg)}
 
 
 def move_words(spec, move: Move | Mapping) -> str:
@@ -141,27 +100,10 @@ def move_words(spec, move: Move | Mapping) -> str:
     if not isinstance(doc, Mapping) or len(doc) != 1:
         return str(doc)
     (mid, arg), = doc.items()
-    r = rules(spec)
-    decl = r.moves.get(mid)
-    kind = _arg_kind(r, decl) if decl else None
-    if kind == "zone":
-        return f"{mid} from the {arg}" if decl.mechanic == "draw" else f"{mid} ({arg})"
-    if kind == "seat":
-        return f"{mid} seat {arg}" if decl.mechanic == "give" else f"{mid} from seat {arg}"
-    if kind == "position":
-        return f"{mid} into position {arg}"
-    if kind == "card_at" and isinstance(arg, Mapping):
-        return f"{mid} {arg.get('card')} at {arg.get('at')}"
-    if kind == "at":
-        return f"{mid} at {arg}"
-    if kind == "extend" and isinstance(arg, Mapping):
-        cards = arg.get("cards")
-        return f"{mid} {' '.join(map(str, cards)) if isinstance(cards, list) else cards} to seat {arg.get('seat')}'s meld {arg.get('meld')}"
-    if kind == "table" and isinstance(arg, list):
-        return f"{mid}: " + " | ".join(" ".join(map(str, m)) if isinstance(m, list) else str(m) for m in arg)
-    if isinstance(arg, list):
-        return f"{mid} {' '.join(map(str, arg))}"
-    return f"{mid} {arg}"
+    decl = rules(spec).moves.get(mid)
+    if decl is None:
+        return f"{mid} {arg}"
+    return arg_of(spec, decl).words(mid, decl, arg)
 
 
 class _Reader:
@@ -222,16 +164,7 @@ class _Reader:
 
 def _forms(spec) -> str:
     r = rules(spec)
-    out = []
-    for d in r.moves.values():
-        kind = _arg_kind(r, d)
-        src = d.f.get("from")
-        arg = {"zone": next(iter(src)) if isinstance(src, Mapping) else src,
-               "units": "N", "seat": "SEAT", "cards": "[cards]", "card": "card", "position": "POSITION",
-               "extend": "{cards: [...], seat: S, meld: I}", "table": "[[cards], [cards], ...] (the new table)",
-               "at": "[row, column]", "card_at": "{card: C, at: [row, column]}"}[kind]
-        out.append(f"{{{d.id}: {arg}}}")
-    return ", ".join(out)
+    return ", ".join(f"{{{d.id}: {arg_of(spec, d).form}}}" for d in r.moves.values())
 
 
 def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
@@ -240,105 +173,13 @@ def read_move(rd: _Reader, where: str, m) -> tuple[Move, dict] | None:
     if not isinstance(m, Mapping) or len(m) != 1 or next(iter(m)) not in r.moves:
         rd.bad(where, f"a move is one of {_forms(spec)}, got {m!r}")
         return None
-    (mid, arg), = m.items()
+    (mid, doc), = m.items()
     decl = r.moves[mid]
-    kind = _arg_kind(r, decl)
-    if kind == "zone":
-        want = next(iter(decl.f["from"])) if isinstance(decl.f["from"], Mapping) else decl.f["from"]
-        if arg != want:
-            rd.bad(f"{where}.{mid}", f"{want!r}, got {arg!r}")
-            return None
-        return Move(mid), {mid: want}
-    if kind == "units":
-        k = rd.integer("", 1, value=arg, where=f"{where}.{mid}")
-        return (Move(mid, units=k), {mid: k}) if k is not None else None
-    if kind == "seat":
-        s = rd.integer("", 0, value=arg, where=f"{where}.{mid}")
-        return (Move(mid, seat=s), {mid: s}) if s is not None else None
-    if kind == "cards":
-        cards = rd.tokens(f"{where}.{mid}", arg)
-        if cards is None:
-            return None
-        if not cards:
-            rd.bad(f"{where}.{mid}", f"a {mid} holds at least one card")
-            return None
-        return Move(mid, tuple(cards)), {mid: _toks(spec, sorted(cards))}
-    if kind == "position":
-        from .layout import positions
-
-        names = positions(r, decl.f["to"])
-        p = next((i for i, v in enumerate(names) if str(v).upper() == str(arg).upper()), None)
-        if p is None or isinstance(arg, bool) or not isinstance(arg, (str, int)):
-            rd.bad(f"{where}.{mid}", f"a position of {decl.f['to']}: one of {', '.join(map(str, names))}; got {arg!r}")
-            return None
-        return Move(mid, group=p), {mid: names[p]}
-    if kind == "card":
-        if isinstance(arg, int) and not isinstance(arg, bool):
-            arg = str(arg)
-        cards = rd.tokens(f"{where}.{mid}", arg)
-        if cards is None:
-            return None
-        if len(cards) != 1:
-            rd.bad(f"{where}.{mid}", f"exactly one card, got {len(cards)}")
-            return None
-        return Move(mid, (cards[0],)), {mid: _toks(spec, cards)[0]}
-    if kind == "table":
-        if isinstance(arg, str):
-            arg = [part for part in arg.split("|")]
-        if not isinstance(arg, list) or not arg:
-            rd.bad(f"{where}.{mid}", f"the new table: a list of melds, each a list of cards (or a string of melds "
-                   f"separated by '|'), got {arg!r}")
-            return None
-        melds = []
-        for j, g in enumerate(arg):
-            cards = rd.tokens(f"{where}.{mid}[{j}]", g)
-            if cards is not None and not cards:
-                rd.bad(f"{where}.{mid}[{j}]", "a meld holds at least one card")
-            elif cards is not None:
-                melds.append(tuple(sorted(cards)))
-        if len(melds) != len(arg):
-            return None
-        return Move(mid, melds=tuple(melds)), {mid: [_toks(spec, m) for m in melds]}
-    if kind in ("at", "card_at"):
-        return _read_at(rd, where, mid, kind, arg)
-    if not isinstance(arg, Mapping) or set(arg) != {"cards", "seat", "meld"}:
-        rd.bad(f"{where}.{mid}", f"{{cards: [...], seat: S, meld: I}}, got {arg!r}")
+    got = arg_of(spec, decl).read(rd, f"{where}.{mid}", decl, doc)
+    if got is None:
         return None
-    cards = rd.tokens(f"{where}.{mid}.cards", arg["cards"])
-    s = rd.integer("", 0, value=arg["seat"], where=f"{where}.{mid}.seat")
-    g = rd.integer("", 0, value=arg["meld"], where=f"{where}.{mid}.meld")
-    if cards is None or s is None or g is None:
-        return None
-    return Move(mid, tuple(cards), seat=s, group=g), {mid: {"cards": _toks(spec, sorted(cards)), "seat": s, "meld": g}}
-
-
-def _read_at(rd: _Reader, where: str, mid: str, kind: str, arg) -> tuple[Move, dict] | None:
-    from .board import grid
-
-    spec = rd.spec
-    g = grid(spec)
-    card = None
-    if kind == "card_at":
-        if not isinstance(arg, Mapping) or set(arg) != {"card", "at"}:
-            rd.bad(f"{where}.{mid}", f"{{card: C, at: [row, column]}}, got {arg!r}")
-            return None
-        c = arg["card"]
-        cards = rd.tokens(f"{where}.{mid}.card", str(c) if isinstance(c, int) and not isinstance(c, bool) else c)
-        if cards is None:
-            return None
-        if len(cards) != 1:
-            rd.bad(f"{where}.{mid}.card", f"exactly one card, got {len(cards)}")
-            return None
-        card, at = cards[0], arg["at"]
-    else:
-        at = arg
-    if (not isinstance(at, list) or len(at) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in at)
-            or g.cell(at[0], at[1]) is None):
-        rd.bad(f"{where}.{mid}", f"a space [row, column], rows 0-{g.rows - 1} and columns 0-{g.cols - 1}, got {at!r}")
-        return None
-    cell = g.cell(at[0], at[1])
-    move = Move(mid, () if card is None else (card,), cell=cell)
-    return move, move_to_doc(spec, move)
+    value, shown = got
+    return Move(mid, value), {mid: shown}
 
 
 def move_from_doc(spec, m: Mapping, where: str = "move") -> Move:
@@ -352,20 +193,7 @@ def move_from_doc(spec, m: Mapping, where: str = "move") -> Move:
 # ---- states ---------------------------------------------------------------------------------
 
 def _zone_doc(spec, z, value):
-    if z.kind == "hand":
-        return _toks(spec, cards_of(value))
-    if z.kind in ("melds", "table"):
-        return [_toks(spec, g) for g in value]
-    if z.kind == "layout":
-        from .layout import to_doc
-
-        return " ".join(to_doc(spec, value))
-    if z.kind == "board":
-        from ..lines import draw
-        from .board import grid
-
-        return draw(grid(spec), value)
-    return _toks(spec, value)
+    return zone_kind(z.kind).to_doc(spec, value)
 
 
 def state_to_doc(state: State, moves: Sequence[Move] = ()) -> dict:
@@ -384,17 +212,21 @@ def state_to_doc(state: State, moves: Sequence[Move] = ()) -> dict:
         "phase": state.phase,
         "turns_finished": state.turns_finished,
     }
-    if r.lay_move() is not None or any(m.mechanic == "exchange" for m in r.moves.values()):
+    if any(mechanic(m.mechanic).counts_lays for m in r.moves.values()):
         out["lays_this_turn"] = state.lays_this_turn
     for z in r.zones.values():
         v = state.zones[z.index]
         out[z.id] = [_zone_doc(spec, z, x) for x in v] if z.each else _zone_doc(spec, z, v)
     for c in r.counters.values():
         v = state.counters[c.index]
-        out[c.id] = list(v) if c.each else v
+        out[c.id] = [_var_doc(spec, c, x) for x in v] if c.each else _var_doc(spec, c, v)
     for i in r.inputs.values():
         v = state.input(i.id)
         out[i.id] = bool(i.default if v is None else v)
+    if _reverses(r):
+        out["direction"] = state.direction
+    if state.pending:
+        out["pending"] = dict(state.pending)
     if r.stock is not None:
         out["reshuffles"] = state.reshuffles
     if state.over:
@@ -432,11 +264,21 @@ def state_from_doc(spec, data: Mapping) -> State:
     # counters
     counters = []
     for c in r.counters.values():
+        start = _var_doc(spec, c, c.start)
         if c.each:
-            vals = rd.per_seat(c.id, n, default=[c.start] * n) or [c.start] * n
-            counters.append(tuple(rd.integer("", value=v, where=f"{c.id}[{i}]") for i, v in enumerate(vals)))
+            vals = rd.per_seat(c.id, n, default=[start] * n) or [start] * n
+            counters.append(tuple(_var_read(rd, spec, c, v, f"{c.id}[{i}]", n) for i, v in enumerate(vals)))
         else:
-            counters.append(rd.integer(c.id, default=c.start))
+            counters.append(_var_read(rd, spec, c, data.get(c.id, start), c.id, n))
+    direction = data.get("direction", 1)
+    if direction not in (1, -1) or isinstance(direction, bool):
+        rd.bad("direction", f"1 (play goes the spec's way) or -1 (reversed), got {direction!r}")
+        direction = 1
+    pending = data.get("pending", {})
+    if not isinstance(pending, Mapping) or any(k not in ("skip", "draw", "again", "lead") or isinstance(v, bool)
+                                               or not isinstance(v, int) or v < 0 for k, v in pending.items()):
+        rd.bad("pending", f"effects kept for the turn's end, {{skip: N, draw: N, again: 1, lead: SEAT}}, got {pending!r}")
+        pending = {}
     for m in r.moves.values():
         which = m.f.get("contract")
         if which in r.counters:
@@ -488,7 +330,7 @@ def state_from_doc(spec, data: Mapping) -> State:
             where = f"{z.id}[{i}]" if z.each else z.id
             values.append(_read_zone(rd, spec, z, v, where, placed, width))
         if seats is None:
-            values = [_empty(z, width)] * n
+            values = [_empty(spec, z, width)] * n
         zones[z.index] = tuple(values) if z.each else values[0]
     if deferred is not None:
         zid, top = deferred
@@ -514,53 +356,45 @@ def state_from_doc(spec, data: Mapping) -> State:
     if rd.problems:
         raise CodecError(rd.problems)
     return State(seed, round_, dealer, to_play, phase, turns, n, tuple(zones), tuple(counters), tuple(inputs),
-                 lays_now, reshuffles, (), tuple(winners), spec, tuple(finished))
+                 lays_now, reshuffles, (), tuple(winners), spec, tuple(finished), direction,
+                 tuple(sorted(pending.items())))
 
 
-def _empty(z, width):
-    return (0,) * width if z.kind == "hand" else ()
+def _reverses(r) -> bool:
+    return any(e.get("reverse") for e in r.effects.values())
+
+
+def _var_doc(spec, c, v):
+    """A counter's or variable's value as a scenario writes it (an attribute's value by
+    name, a card by its token, None while unset)."""
+    if v is None or c.type in ("number", "seat"):
+        return v
+    if c.type == "card":
+        return spec.cards.types[v].token
+    return spec.cards.attributes[c.type][v]
+
+
+def _var_read(rd, spec, c, v, where: str, n: int):
+    if c.type == "number":
+        return rd.integer("", value=v, where=where)
+    if v is None:
+        return None
+    if c.type == "seat":
+        return rd.integer("", 0, n - 1, value=v, where=where)
+    if c.type == "card":
+        cards = rd.tokens(where, [v] if isinstance(v, (str, int)) and not isinstance(v, bool) else v)
+        return cards[0] if cards and len(cards) == 1 else None
+    values = spec.cards.attributes[c.type]
+    for i, x in enumerate(values):
+        if x == v or str(x).upper() == str(v).upper():
+            return i
+    rd.bad(where, f"a {c.type}: one of {', '.join(map(str, values))}, or null; got {v!r}")
+    return None
+
+
+def _empty(spec, z, width):
+    return zone_kind(z.kind).empty(spec, width)
 
 
 def _read_zone(rd: _Reader, spec, z, v, where: str, placed: list, width: int):
-    if z.kind == "table" and isinstance(v, str):
-        v = v.split("|")                              # a table written as one string, melds between '|'
-    if z.kind == "table" and isinstance(v, list) and any(isinstance(x, str) and len(x.split()) > 1 for x in v):
-        v = [x.split() if isinstance(x, str) else x for x in v]     # each string one meld
-    if z.kind == "layout":
-        from .layout import from_doc
-
-        value = from_doc(rd, spec, where, v) or ()
-        for c, _ in value:
-            placed[c] += 1
-        return value
-    if z.kind == "board":
-        from ..lines import read
-        from .board import grid
-
-        got = read(grid(spec), v) if v != [] else grid(spec).empty_board()
-        if isinstance(got, str):
-            rd.bad(where, got)
-            return grid(spec).empty_board()
-        return got
-    if z.kind in ("melds", "table"):
-        if isinstance(v, str) or (isinstance(v, list) and v and not any(isinstance(x, list) for x in v)):
-            v = [v]                                   # one group written as a flat list
-        if not isinstance(v, list):
-            rd.bad(where, f"a list of groups, each a list of cards, got {v!r}")
-            return ()
-        groups = []
-        for j, g in enumerate(v):
-            cards = rd.tokens(f"{where}[{j}]", g)
-            if cards is not None and not cards:
-                rd.bad(f"{where}[{j}]", "a group holds at least one card")
-            elif cards is not None:
-                for t in cards:
-                    placed[t] += 1
-                groups.append(tuple(sorted(cards)))
-        return tuple(groups)
-    cards = rd.tokens(where, v)
-    for t in cards or []:
-        placed[t] += 1
-    if z.kind == "hand":
-        return counts(cards or [], width)
-    return tuple(cards or [])
+    return zone_kind(z.kind).read(rd, spec, where, v, placed, width)

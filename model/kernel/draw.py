@@ -8,11 +8,14 @@ face-up pile it takes (`take_from: top`). A draw from a pile each player owns ta
 card from the pile of the seat the move names. Piles that are not the stock must hold
 what the move takes; the stock follows the stock-empty rule when it runs short. A draw
 may end the turn (`then: end_turn`), and may be only for a player who cannot make another
-move (`instead_of: MOVE`, a rearrange move).
+move (`instead_of: MOVE`).
 """
 from __future__ import annotations
 
-from . import flow, trace
+from typing import Mapping
+
+from . import args, flow, trace
+from .registry import Mechanic, mechanic, register
 from .rules import Move as MoveDecl, Rules
 from .vocabulary import END_TURN
 from .state import Refusal, State, add
@@ -63,10 +66,9 @@ def _instead(state: State, r: Rules, decl: MoveDecl) -> Refusal | None:
     """`instead_of: MOVE`: the draw is for a player who cannot make that move now."""
     trace.rest(r.clause(f"moves.{decl.id}.instead_of"), "whether a player who can play may draw instead")
     other = r.moves.get(decl.f["instead_of"])
-    if other is None or other.mechanic != "rearrange":
+    if other is None:
         return None
-    from .table import options
-    if options(state, other):
+    if mechanic(other.mechanic).options(state, r, other, []):
         return Refusal((r.clause(f"moves.{decl.id}.instead_of"),),
                        f"a {decl.id} is for a player who cannot {other.id}; this player can")
     return None
@@ -174,3 +176,114 @@ def _from_stock(state: State, r: Rules, decl: MoveDecl, k: int):
     new = mid.zone(stock.id)
     taken += list(new[len(new) - rest:])
     return mid.with_zone(stock.id, new[:len(new) - rest]), taken
+
+
+# ---- the mechanic -----------------------------------------------------------------------------
+
+_PILE = {"$ref": "#/$defs/id"}
+
+
+@register
+class Draw(Mechanic):
+    name = "draw"
+    says = "cards from piles into the hand (or into a pile of the player's), perhaps several units at a price"
+    fields = {
+        "from": {"type": "object", "minProperties": 1, "propertyNames": _PILE,
+                 "additionalProperties": {"type": "integer", "minimum": 1}},
+        "units": {"type": "object", "additionalProperties": False,
+                  "properties": {"max": {"oneOf": [{"type": "integer", "minimum": 1}, {"const": "many"}]}}},
+        "cost": {"type": "object", "propertyNames": _PILE, "additionalProperties": {"type": "integer", "minimum": 0}},
+        "needs": {"type": "object", "properties": {"per": {"enum": ["unit", "move"]}},
+                  "additionalProperties": {"type": "integer", "minimum": 0}},
+        "take_from": {"const": "top"},
+        "instead_of": _PILE,
+        "to": _PILE,
+    }
+    restrictions = {
+        "cost": "the move costs nothing",
+        "needs": "the move needs nothing beyond the cards it takes",
+        "units": "the move takes one unit of cards",
+        "instead_of": "a player may draw even when another move is possible",
+    }
+    questions = {"take_from": "which cards of a face-up pile does the move take, when it holds more than are taken?"}
+    stage = 1
+
+    def check(self, r, m, p):
+        src = m.f.get("from")
+        if src is not None and not isinstance(src, Mapping):
+            r.err(f"{p}.from", f"move {m.id!r} draws: from is {{zone: cards per unit}}, got {src!r}")
+            return
+        if not src:
+            r.err(p, f"move {m.id!r} draws: it needs from: {{zone: cards per unit}}")
+        else:
+            for zid in src:
+                r.zone_field(f"{p}.from", zid, ("pile",))
+            each = [z for z in src if z in r.zones and r.zones[z].each]
+            if each and (len(src) > 1 or m.f.get("units")):
+                r.err(f"{p}.from", f"move {m.id!r}: a draw from each player's own pile ({each[0]}) takes "
+                      "one unit from that pile alone")
+        for cnt in (m.f.get("cost") or {}):
+            if cnt not in r.counters:
+                r.err(f"{p}.cost", f"move {m.id!r} costs {cnt!r}, which is not a counter; counters: "
+                      f"{', '.join(r.counters) or 'none'}")
+        units = m.f.get("units")
+        if units is not None and "max" not in units:
+            r.err(f"{p}.units", f"move {m.id!r}: units needs max (a number, or many)")
+        io = m.f.get("instead_of")
+        if io is not None and (io not in r.moves or io == m.id):
+            r.err(f"{p}.instead_of", f"move {m.id!r} is a draw instead of {io!r}, which is "
+                  + ("the draw itself" if io == m.id else "not a move") + "; it names another move of the spec")
+        needs = m.f.get("needs")
+        if needs and "per" not in needs:
+            r.err(f"{p}.needs", f"move {m.id!r}: needs says per what: per: unit or per: move")
+        for zid in (needs or {}):
+            if zid != "per":
+                r.zone_field(f"{p}.needs", zid, ("pile",))
+        if isinstance(m.f.get("to"), str):
+            z = r.zone_field(f"{p}.to", m.f["to"], ("pile",))
+            if z is not None and not z.each:
+                r.err(f"{p}.to", f"move {m.id!r}: the pile a card is held in must be each player's own")
+
+    def arg(self, r, decl):
+        if decl.f.get("units") is not None:
+            return args.Units()
+        if any(r.zones[z].each for z in decl.f["from"]):
+            return args.Seat("{mid} from seat {seat}")
+        return args.Nothing(next(iter(decl.f["from"])), "{mid} from the {zone}")
+
+    def apply(self, state, r, decl, arg):
+        if decl.f.get("units") is not None:
+            return draw(state, r, decl, 1 if arg is None else arg, None)
+        if any(r.zones[z].each for z in decl.f["from"]):
+            return draw(state, r, decl, 1, arg)
+        return draw(state, r, decl, 1, None)
+
+    def options(self, state, r, decl, offered):
+        io = decl.f.get("instead_of")
+        if io is not None and any(x.id == io for x in offered):
+            return []
+        srcs = decl.f["from"]
+        fixed = decl.f.get("units") is None
+        if fixed and not any(r.zones[z].each for z in srcs):
+            return [] if isinstance(refusal(state, r, decl, 1, None), Refusal) else [None]
+        if fixed:
+            zid = next(iter(srcs))
+            return [s for s in range(state.players) if state.zone(zid, s)]
+        stock = r.stock
+        probe = state
+        if stock is not None and stock.id in srcs and not state.zone(stock.id):
+            probe, ended = flow.empty_stock(state)
+            if ended:
+                return []
+        out = []
+        k = 1
+        mx = decl.f["units"]["max"]
+        while mx == "many" or k <= int(mx):
+            bad = refusal(probe, r, decl, k, None)
+            if bad is UNSURE:
+                bad = draw(probe, r, decl, k, None)
+            if isinstance(bad, Refusal):
+                break
+            out.append(k)
+            k += 1
+        return out

@@ -13,31 +13,19 @@ ends (the player went out) or the next turn starts.
 """
 from __future__ import annotations
 
-from . import flow, trace
+from . import args, flow, trace
 from .env import evaluate
-from .lay import lay_possible
+from .registry import Mechanic, register
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, add, remove
 
 
 def _before_end(state: State, r: Rules, left_cards: int) -> Refusal | None:
-    if left_cards == 0 and not flow.may_go_out(state):
-        return Refusal((r.clause("go_out.when"),), "nobody may go out yet")
-    if not state.down():
-        for m in r.moves.values():
-            if m.mechanic == "lay" and "compulsory" in m.f:
-                trace.rest(r.clause(f"moves.{m.id}.compulsory"), "whether a player who can lay their contract must")
-                if m.f["compulsory"] and lay_possible(state, m):
-                    return Refusal((r.clause(f"moves.{m.id}.compulsory"),),
-                                   "a player who can lay their contract must lay it before the turn ends")
-    return None
+    return flow.before_end(state, r, left_cards)
 
 
 def _finish(state: State, r: Rules) -> State:
-    me = state.current
-    if flow.out_of_cards(state, me):
-        return flow.goes_out(state, me)
-    return flow.end_turn(state)
+    return flow.finish_turn(state)
 
 
 def check_discard(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal | None:
@@ -49,9 +37,9 @@ def check_discard(state: State, r: Rules, decl: MoveDecl, card: int) -> Refusal 
         return Refusal((decl.clause,), f"the {decl.id} must come from the hand")
     if "except" in decl.f:
         trace.rest(r.clause(f"moves.{decl.id}.except"), f"whether the card may be the {decl.id}")
-    barred = r._memo.get(("barred", decl.id))
+    barred = r.memo.get(("barred", decl.id))
     if barred is None:
-        barred = r._memo[("barred", decl.id)] = frozenset(
+        barred = r.memo[("barred", decl.id)] = frozenset(
             state.spec.cards.by_token()[str(t).upper()].index for t in decl.f.get("except") or ())
     if card in barred:
         return Refusal((r.clause(f"moves.{decl.id}.except"),),
@@ -127,6 +115,102 @@ def move_all(state: State, r: Rules, decl: MoveDecl) -> State | Refusal:
     new = tuple(cards) + target if decl.f["where"] == "bottom" else target + tuple(cards)
     state = state.with_zone(src.id, empty).with_zone(pile, new)
     return _finish(state, r)
+
+
+def _check_tokens(r, m, p: str, field: str) -> None:
+    for tok in m.f.get(field) or ():
+        if str(tok).upper() not in r.spec.cards.by_token():
+            r.err(f"{p}.{field}", f"move {m.id!r}: {field} names {tok!r}, which is not a card of the game")
+
+
+@register
+class Discard(Mechanic):
+    name = "discard"
+    says = "one card from the hand (or the card held in a pile) onto a pile; ends the turn"
+    fields = {"to": {"$ref": "#/$defs/id"}, "except": {"type": "array", "items": {"type": ["string", "integer"]}},
+              "from": {"$ref": "#/$defs/id"}}
+    restrictions = {"except": "any card may be the move's card"}
+    ends_turn = True
+
+    def check(self, r, m, p):
+        r.zone_field(f"{p}.to", m.f.get("to"), ("pile",))
+        _check_tokens(r, m, p, "except")
+        if isinstance(m.f.get("from"), str):
+            z = r.zone_field(f"{p}.from", m.f["from"], ("pile",))
+            if z is not None and not z.each:
+                r.err(f"{p}.from", f"move {m.id!r}: the pile a card is held in must be each player's own")
+
+    def arg(self, r, decl):
+        return args.Card()
+
+    def apply(self, state, r, decl, arg):
+        if not isinstance(arg, int):
+            return Refusal((decl.clause,), f"a {decl.id} is one card")
+        return discard(state, r, decl, arg)
+
+    def options(self, state, r, decl, offered):
+        if "from" in decl.f:
+            held = state.zone(decl.f["from"])
+            return [held[-1]] if held and check_discard(state, r, decl, held[-1]) is None else []
+        return [t for t, n in enumerate(state.hand()) if n and check_discard(state, r, decl, t) is None]
+
+    def played(self, state, decl, arg):
+        return (arg,) if isinstance(arg, int) and "from" not in decl.f else ()
+
+
+@register
+class Give(Mechanic):
+    name = "give"
+    says = "one card of a named kind from the hand into another player's zone; ends the turn"
+    fields = {"to": {"$ref": "#/$defs/id"}, "card": {"type": ["string", "integer"]}, "unless": {"$ref": "#/$defs/expr"}}
+    restrictions = {"unless": "nothing stops the move"}
+    ends_turn = True
+
+    def check(self, r, m, p):
+        r.zone_field(f"{p}.to", m.f.get("to"), ("pile", "hand"))
+        card = m.f.get("card")
+        if card is None or str(card).upper() not in r.spec.cards.by_token():
+            r.err(f"{p}.card", f"move {m.id!r} gives a card: card must be a token of the game, got {card!r}")
+        z = r.zones.get(m.f.get("to"))
+        if z is not None and not z.each:
+            r.err(f"{p}.to", f"move {m.id!r} gives a card to another player: its zone must be each player's own")
+
+    def arg(self, r, decl):
+        return args.Seat("{mid} seat {seat}")
+
+    def apply(self, state, r, decl, arg):
+        return give(state, r, decl, arg)
+
+    def options(self, state, r, decl, offered):
+        return [s for s in range(state.players) if s != state.current and check_give(state, r, decl, s) is None]
+
+    def played(self, state, decl, arg):
+        return (state.spec.cards.by_token()[str(decl.f["card"]).upper()].index,)
+
+
+@register
+class MoveAll(Mechanic):
+    name = "move_all"
+    says = "every card of one of the mover's zones onto a pile, at its bottom or top; ends the turn"
+    fields = {"from": {"$ref": "#/$defs/id"}, "to": {"$ref": "#/$defs/id"}, "where": {"enum": ["bottom", "top"]}}
+    ends_turn = True
+
+    def check(self, r, m, p):
+        a = r.zone_field(f"{p}.from", m.f.get("from"))
+        r.zone_field(f"{p}.to", m.f.get("to"), ("pile",))
+        if a is not None and not a.each:
+            r.err(f"{p}.from", f"move {m.id!r} moves the mover's own cards: from must be a zone of each player")
+        if "where" not in m.f:
+            r.err(p, f"move {m.id!r}: where says which end of {m.f.get('to')!r} the cards go to: bottom or top")
+
+    def arg(self, r, decl):
+        return args.Nothing(decl.f["from"], "{mid} ({zone})")
+
+    def apply(self, state, r, decl, arg):
+        return move_all(state, r, decl)
+
+    def options(self, state, r, decl, offered):
+        return [] if isinstance(move_all(state, r, decl), Refusal) else [None]
 
 
 __all__ = ["discard", "give", "move_all", "rules"]

@@ -4,7 +4,10 @@
     each counter (the player's own value for a counter of each player)
     each input (this round's value), the spec's params
     size(ZONE), points(ZONE)   cards in a zone, and their printed values (the player's own zone)
-    down                       the player has laid this round
+    top(ZONE), first(ZONE)     the card put there last, and first (a pile's top, a trick's lead)
+    count(ZONE, ...), sum(ZONE, ...)   read the zone's cards (`cards(ZONE)` in the environment)
+    seat_to_play, direction    whose turn it is, and 1 or -1 as play goes the spec's way or back
+    the names mechanics and zone kinds give (`down`, `able`, `lines(ZONE)`: see their modules)
     went_out                   the player went out (at the end of a round)
     contract_cards             cards the player's contract asks for (0 without one)
     able                       the player could rearrange the table now (model/kernel/table.py)
@@ -18,31 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .registry import FUNCTIONS_OF_MOVES, MECHANICS, zone_kind
 from .rules import Undecided, rules
 from . import vocabulary as V
 
 
 def zone_size(zone, value) -> int:
-    if zone.kind == "hand":
-        return sum(value)
-    if zone.kind in ("melds", "table"):
-        return sum(len(g) for g in value)
-    if zone.kind == "board":
-        return sum(1 for v in value if v >= 0)
-    return len(value)
+    return zone_kind(zone.kind).size(value)
 
 
 def zone_points(spec, zone, value) -> int:
-    types = spec.cards.types
-    if zone.kind == "hand":
-        return sum(n * types[t].value for t, n in enumerate(value))
-    if zone.kind in ("melds", "table"):
-        return sum(types[c].value for g in value for c in g)
-    if zone.kind == "layout":
-        return sum(types[c].value for c, _ in value)
-    if zone.kind == "board":
-        return 0
-    return sum(types[c].value for c in value)
+    return zone_kind(zone.kind).points(spec, value)
 
 
 def contract_cards(state, seat: int) -> int:
@@ -53,21 +42,21 @@ def contract_cards(state, seat: int) -> int:
     which = lay.f["contract"]
     value = state.counter(which, seat) if which in r.counters else None
     key = ("contract_cards", value)
-    if key not in r._memo:
+    if key not in r.memo:
         c = r.contract(value, lay)
-        r._memo[key] = sum(s.size for s in c.required) if c is not None else 0
-    return r._memo[key]
+        r.memo[key] = sum(s.size for s in c.required) if c is not None else 0
+    return r.memo[key]
 
 
 def _draws(r) -> list[tuple]:
     """Each draw move as (cards a unit brings, {counter: cost of a unit}, whether units vary)."""
-    if ("draws",) not in r._memo:
-        r._memo[("draws",)] = [
+    if ("draws",) not in r.memo:
+        r.memo[("draws",)] = [
             (sum(int(n) for n in m.f["from"].values()),
              {cnt: int(c) for cnt, c in (m.f.get("cost") or {}).items() if int(c) > 0},
              m.f.get("units") is not None)
             for m in r.moves.values() if m.mechanic == "draw"]
-    return r._memo[("draws",)]
+    return r.memo[("draws",)]
 
 
 def most_drawn(state, seat: int) -> int:
@@ -98,9 +87,35 @@ def _input(name: str):
 
 def _zone_value(fn: str, zid: str, r):
     z = r.zones[zid]
+    kind = zone_kind(z.kind)
     if fn == "size":
-        return lambda st, seat: zone_size(z, st.zone(zid, seat))
-    return lambda st, seat: zone_points(st.spec, z, st.zone(zid, seat))
+        return lambda st, seat: kind.size(st.zone(zid, seat))
+    if fn == "points":
+        return lambda st, seat: kind.points(st.spec, st.zone(zid, seat))
+    if fn == "cards":
+        return lambda st, seat: tuple(kind.cards(st.zone(zid, seat)))
+    if fn in ("top", "first"):
+        read = kind.top if fn == "top" else kind.first
+
+        def card(st, seat):
+            c = read(st.zone(zid, seat))
+            if c is None:
+                raise Undecided(f"which card is the {'top' if fn == 'top' else 'first'} of {zid}, when it holds none?",
+                                None, f"{fn}({zid}) read with {zid} empty")
+            return c
+        return card
+    get = kind.names().get(fn)
+    return (lambda st, seat: get(st, zid, seat)) if get is not None else None
+
+
+def _variable(name: str, c):
+    def get(st, seat):
+        v = st.counter(name, seat)
+        if v is None:
+            raise Undecided(f"what is {name} before anything sets it?", f"counters.{name}.start",
+                            f"{name} read before it was set")
+        return v
+    return get
 
 
 _STATE_NAMES = {
@@ -110,22 +125,20 @@ _STATE_NAMES = {
     "turns_finished": lambda st, seat: st.turns_finished,
     "turn": lambda st, seat: st.turns_finished + 1,
     "round": lambda st, seat: st.round,
-    "down": lambda st, seat: st.down(seat),
     "went_out": lambda st, seat: False,
     "contract_cards": contract_cards,
     "most_drawn": most_drawn,
-    "able": lambda st, seat: _able(st, seat),
+    "seat_to_play": lambda st, seat: st.current,
+    "direction": lambda st, seat: st.direction,
 }
-
-
-def _able(state, seat: int) -> bool:
-    from .table import able
-    return able(state, seat)
 
 
 def _getter(r, spec, name: str):
     """How to read one name in any state of this spec (None: the name means nothing here)."""
     if name in r.counters:
+        c = r.counters[name]
+        if c.type != "number" or c.start is None:
+            return _variable(name, c)
         return lambda st, seat: st.counter(name, seat)
     if name in r.inputs:
         return _input(name)
@@ -134,14 +147,18 @@ def _getter(r, spec, name: str):
         return lambda st, seat: value
     if name.endswith(")") and "(" in name:
         fn, zid = name[:-1].split("(", 1)
-        if fn in ("size", "points") and zid in r.zones:
+        if fn in FUNCTIONS_OF_MOVES and zid in r.moves:
+            return FUNCTIONS_OF_MOVES[fn](zid)
+        if zid in r.zones:
             return _zone_value(fn, zid, r)
-        if fn == "lines" and zid in r.zones and r.zones[zid].kind == "board":
-            from .board import lines_of
-
-            return lambda st, seat: lines_of(st, zid, seat)
         return None
-    return _STATE_NAMES.get(name)
+    if name in _STATE_NAMES:
+        return _STATE_NAMES[name]
+    for m in MECHANICS.values():
+        get = m.names().get(name)
+        if get is not None:
+            return get
+    return None
 
 
 class Env(Mapping):

@@ -11,7 +11,8 @@ from typing import Mapping
 
 from . import trace
 from .env import Env, evaluate
-from .rules import Undecided, rules
+from .registry import mechanic, zone_kind
+from .rules import Undecided, rules, winner_order
 from .state import OVER, Refusal, RoundResult, State, counts
 
 
@@ -25,8 +26,8 @@ def rng(spec, seed: int, round_: int, what: str = "deal", n: int = 0) -> random.
 
 # ---- seats --------------------------------------------------------------------------------
 
-def next_seat(spec, seat: int, n: int) -> int:
-    return (seat + rules(spec).step()) % n
+def next_seat(spec, seat: int, n: int, direction: int = 1) -> int:
+    return (seat + rules(spec).step() * direction) % n
 
 
 def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
@@ -90,41 +91,40 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
     rng(spec, seed, round_, "deal").shuffle(deck)
     width = len(spec.cards.types)
     each = r.need("deal.cards_each")
-    hands: list[list[int]] = [[] for _ in range(n)]
     first = (dealer + step) % n if r.need("deal.first") == "left_of_dealer" else dealer
     order = [(first + i * step) % n for i in range(n)]
-    dealt_to = r.zones.get(r.need("deal.to"))
-    if dealt_to is not None and dealt_to.kind == "layout":
-        return _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck, order)
-    each = r.deal_each(n)
-    if len(deck) < each * n:
+    to = r.zones[r.need("deal.to")]
+    if isinstance(each, str) and each in r.counters:     # each seat's own counter, as it stands now
+        c = r.counters[each]
+        sizes = {s: int(counters[c.index][s]) for s in range(n)}
+    else:                                                # a number, or an expression of players
+        sizes = {s: r.deal_each(n, round_) for s in range(n)}
+    need = sum(sizes.values())
+    if len(deck) < need:
         raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
-                        f"{n} players need {each * n} cards, the deck holds {len(deck)}")
+                        f"the deal of {n} players needs {need} cards, the deck holds {len(deck)}")
+    got: dict[int, list] = {s: [] for s in order}
     if order_kind == "one_at_a_time":
-        for _ in range(each):
+        for k in range(max(sizes.values(), default=0)):
             for seat in order:
-                hands[seat].append(deck.pop())
+                if k < sizes[seat]:
+                    got[seat].append(deck.pop())
     else:
         for seat in order:
-            for _ in range(each):
-                hands[seat].append(deck.pop())
+            for _ in range(sizes[seat]):
+                got[seat].append(deck.pop())
+    kind = zone_kind(to.kind)
     k = int(r.get("deal.face_up") or 0)
     face_up = tuple(deck.pop() for _ in range(k))
-    zones = []
-    hand_zone = r.need("deal.to")
     rest_zone = r.need("deal.rest")
     up = r.need("deal.face_up_to") if k else None
     up_zone, up_seat = (up["zone"], dealer) if isinstance(up, Mapping) else (up, None)
+    zones = []
     for z in r.zones.values():
-        if z.id == hand_zone:
-            zones.append(tuple(counts(h, width) for h in hands))
+        if z.id == to.id:
+            zones.append(tuple(kind.dealt(spec, got[s], width) for s in range(n)))
             continue
-        empty = () if z.kind != "hand" else (0,) * width
-        if z.kind == "board":
-            from .board import empty as empty_board
-
-            zones.append(empty_board(spec))
-            continue
+        empty = zone_kind(z.kind).empty(spec, width)
         if z.id == up_zone:
             value = tuple(face_up if s == up_seat else empty for s in range(n)) if z.each else face_up
         elif z.id == rest_zone:
@@ -133,50 +133,39 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
             value = tuple(empty for _ in range(n)) if z.each else empty
         zones.append(value)
     counters = tuple(
-        (((c.start,) * n) if c.each else c.start) if c.reset == "round" else counters[c.index]
+        (((c.start,) * n) if c.each else c.start) if c.reset in ("round", "turn") else counters[c.index]
         for c in r.counters.values())
     st = State(seed, round_, dealer, first_player(spec, dealer, n, results), "", 0, n, tuple(zones), counters,
                inputs, 0, 0, results, (), spec)
+    if face_up and r.effects:
+        st = _turned_up(st, face_up[-1])
     return start_turn(st)
 
 
-def _deal_layouts(spec, seed, round_, dealer, n, counters, inputs, results, deck, order) -> State:
-    """The deal into layouts: each seat gets as many face-down positions as its counter
-    (`deal.cards_each: COUNTER`) says, or the number given."""
-    from . import layout
+def _turned_up(state: State, card: int) -> State:
+    """The card turned up at the deal acts (`effects` on: turned_up): its dealer is the one
+    who turned it; the first player meets its skips and draws, a reversal turns play."""
+    from .common import effects
 
-    r = rules(spec)
-    each = r.need("deal.cards_each")
-    if isinstance(each, str) and each in r.counters:     # each seat's own counter, as it stands now
-        c = r.counters[each]
-        sizes = {s: int(counters[c.index][s]) for s in range(n)}
-    else:                                                # a number, or an expression of players
-        sizes = {s: r.deal_each(n) for s in range(n)}
-    if len(deck) < sum(sizes.values()):
-        raise Undecided("what happens when the deck holds too few cards for the deal?", "deal.cards_each",
-                        f"the layouts need {sum(sizes.values())} cards, the deck holds {len(deck)}")
-    dealt = layout.deal(r, deck, order, sizes)
-    k = int(r.get("deal.face_up") or 0)
-    face_up = tuple(deck.pop() for _ in range(k))
-    up = r.need("deal.face_up_to") if k else None
-    width = len(spec.cards.types)
-    zones = []
-    for z in r.zones.values():
-        empty = () if z.kind != "hand" else (0,) * width
-        if z.id == r.need("deal.to"):
-            zones.append(tuple(dealt[s] for s in range(n)))
-        elif z.id == up:
-            zones.append(face_up)
-        elif z.id == r.need("deal.rest"):
-            zones.append(tuple(deck))
-        else:
-            zones.append(tuple(empty for _ in range(n)) if z.each else empty)
-    counters = tuple(
-        (((c.start,) * n) if c.each else c.start) if c.reset == "round" else counters[c.index]
-        for c in r.counters.values())
-    st = State(seed, round_, dealer, first_player(spec, dealer, n, results), "", 0, n, tuple(zones), counters,
-               inputs, 0, 0, results, (), spec)
-    return start_turn(st)
+    first = state.current
+    st = effects(state.replace(current=state.dealer), rules(state.spec), card, "turned_up")
+    pending = dict(st.pending)
+    st = st.replace(current=first, pending=())
+    if st.direction != state.direction:     # play goes the other way: the first player is the dealer's other neighbour
+        first = first_player_after_reverse(st)
+        st = st.replace(current=first)
+    if pending.get("draw"):
+        st = draw_penalty(st, st.current, pending["draw"])
+    for _ in range(pending.get("skip", 0)):
+        st = st.replace(current=next_seat(st.spec, st.current, st.players, st.direction))
+    return st
+
+
+def first_player_after_reverse(state: State) -> int:
+    r = rules(state.spec)
+    if r.need("turn.first") == "left_of_dealer":
+        return next_seat(state.spec, state.dealer, state.players, state.direction)
+    return state.dealer
 
 
 # ---- turns --------------------------------------------------------------------------------
@@ -196,24 +185,117 @@ def start_turn(state: State) -> State:
 
 
 def end_turn(state: State) -> State:
-    """The turn is over: the next player's turn starts (and a round nobody can finish ends)."""
-    if state.finished and next_seat(state.spec, state.current, state.players) == state.finished[0]:
+    """The turn is over: the next player's turn starts (and a round nobody can finish ends).
+    Effects kept for the turn's end act first: another turn for the mover, the next
+    player's draw, skipped players; variables kept for one turn start again."""
+    pending = dict(state.pending) if state.pending else None
+    lead = pending.pop("lead", None) if pending else None
+    step = state.direction
+    nxt_seat = next_seat(state.spec, state.current, state.players, step)
+    if state.finished and nxt_seat == state.finished[0]:
         return _end_last_turns(state)
-    nxt = state.replace(turns_finished=state.turns_finished + 1,
-                        current=next_seat(state.spec, state.current, state.players), lays_this_turn=0)
+    changes: dict = {"turns_finished": state.turns_finished + 1, "lays_this_turn": 0}
+    if pending is not None:
+        changes["pending"] = ()
+        if pending.get("again"):
+            nxt_seat = state.current
+        if lead is not None:
+            nxt_seat = lead
+    changes["current"] = nxt_seat
+    r = rules(state.spec)
+    if r.turn_counters:
+        counters = list(state.counters)
+        for c in r.turn_counters:
+            counters[c.index] = ((c.start,) * state.players) if c.each else c.start
+        changes["counters"] = tuple(counters)
+    nxt = state.replace(**changes)
+    if pending and not pending.get("again"):
+        if pending.get("draw"):
+            nxt = draw_penalty(nxt, nxt.current, pending["draw"])
+            if nxt.over or nxt.round != state.round:
+                return nxt
+        for _ in range(pending.get("skip", 0)):
+            nxt = nxt.replace(current=next_seat(state.spec, nxt.current, nxt.players, nxt.direction))
     nxt.__dict__["phase"] = turn_phase(nxt)      # a fresh copy nobody else holds yet
     return check_stalled(nxt)
 
 
-def out_of_cards(state: State, seat: int) -> bool:
-    """Whether the seat has nothing left to play: an empty hand (where the game has hands)
-    and no face-down layout position (where it has layouts)."""
-    from .layout import finished
-
+def draw_penalty(state: State, seat: int, n: int) -> State:
+    """A seat draws n cards from the stock (an effect: the next player draws N), the stock
+    refilled or the round ended as the stock-empty rule says."""
     r = rules(state.spec)
-    if r.hand is not None and sum(state.hand(seat)):
+    stock = r.stock
+    if stock is None or r.hand is None:
+        raise Undecided("which pile does a player draw from when a card makes them draw?", "stock_empty.zone")
+    for _ in range(n):
+        if not state.zone(stock.id):
+            st, ended = empty_stock_for(state, seat)
+            if ended:
+                return st
+            state = st
+            if not state.zone(stock.id):
+                break
+        pile = state.zone(stock.id)
+        hand = list(state.zone(r.hand.id, seat))
+        hand[pile[-1]] += 1
+        state = state.with_zones([(stock.id, pile[:-1], None), (r.hand.id, tuple(hand), seat)])
+    return state
+
+
+def empty_stock_for(state: State, seat: int) -> tuple[State, bool]:
+    """The stock-empty rule met by a forced draw: a refill goes on; a rule that ends the
+    round ends it; a pass leaves the draw short (nothing more is drawn)."""
+    r = rules(state.spec)
+    trace.rest(r.clause("stock_empty.then"), "what happens when the stock runs out")
+    then = r.need("stock_empty.then")
+    if then == "refill":
+        refilled = refill(state)
+        if refilled is None:
+            trace.rest(r.clause("stock_empty.nothing_left"), "what happens when the stock cannot be refilled")
+            return end_round(state, None, "nothing_left", r.need("stock_empty.nothing_left")), True
+        return refilled, False
+    if then == "end_round":
+        return end_round(state, None, "stock_empty", "counts"), True
+    return state, False
+
+
+def out_of_cards(state: State, seat: int) -> bool:
+    """Whether the seat has nothing left to play: every zone of theirs says so (an empty
+    hand, a layout with no face-down position); never where the spec says emptying the
+    hand is not going out (`go_out.never`)."""
+    r = rules(state.spec)
+    if r.get("go_out.never"):
         return False
-    return finished(state, seat)
+    return all(zone_kind(z.kind).finished(state, z.id, seat) for z in r.zones.values() if z.each)
+
+
+NO_MOVE = ("turn.no_move", "what does a player do who has no card they may play?")
+
+
+def no_move(state: State) -> Undecided:
+    """A player whose phase offers moves, none of which they may make: the spec is silent."""
+    return Undecided(NO_MOVE[1], NO_MOVE[0], f"seat {state.current} in phase {state.phase}")
+
+
+def before_end(state: State, r, left_cards: int) -> Refusal | None:
+    """Why a move that ends the turn may not be made now: it would empty the hand while
+    nobody may go out yet, or a move's rule (a compulsory lay) still asks something first."""
+    if left_cards == 0 and not may_go_out(state):
+        return Refusal((r.clause("go_out.when"),), "nobody may go out yet")
+    for m in r.moves.values():
+        bad = mechanic(m.mechanic).before_end(state, r, m)
+        if bad is not None:
+            return bad
+    return None
+
+
+def finish_turn(state: State) -> State:
+    """A move has ended the turn: the mover goes out if nothing is left to play, else the
+    next turn starts."""
+    me = state.current
+    if out_of_cards(state, me):
+        return goes_out(state, me)
+    return end_turn(state)
 
 
 def goes_out(state: State, seat: int) -> State:
@@ -264,10 +346,23 @@ def stalled(state: State) -> bool:
     return all(evaluate(r.stalled_when, state, s) for s in range(state.players))
 
 
+def played_out(state: State) -> bool:
+    """Whether the spec's played-out rule holds for every player (the round is over)."""
+    r = rules(state.spec)
+    if r.played_out_when is None:
+        return False
+    return all(evaluate(r.played_out_when, state, s) for s in range(state.players))
+
+
 def check_stalled(state: State) -> State:
-    if state.over or not stalled(state):
+    if state.over:
         return state
     r = rules(state.spec)
+    if r.played_out_when is not None and played_out(state):
+        trace.rest(r.clause("round_end.played_out"), "whether the round is played out")
+        return end_round(state, None, "played_out", r.need("round_end.played_out.then"), again=False)
+    if not stalled(state):
+        return state
     trace.rest(r.clause("round_end.stalled.then"), "what happens to a round nobody can finish")
     outcome = r.need("round_end.stalled.then")
     return end_round(state, None, "stalled", outcome, again=False)
@@ -439,14 +534,26 @@ def _winners(state: State, went_out: int | None, expr=None) -> tuple[int, ...]:
     how = r.need("game_end.winner")
     if how == "qualifying":
         return tuple(_qualifies(state, expr or r.game_end_when, went_out))
-    most = how["most"]
-    values = [state.counter(most, s) for s in range(state.players)]
-    top = max(values)
-    winners = tuple(s for s, v in enumerate(values) if v == top)
+    seats = list(range(state.players))
+    if r.winner_among is not None:          # the winner is one of those for whom `among` holds
+        trace.rest(r.clause("game_end.winner.among"), "who may win the game")
+        seats = [s for s in seats if evaluate(r.winner_among, state, s, went_out=_is_out(s, went_out))]
+        if not seats:
+            raise Undecided("who wins when nobody is among those who may win?", "game_end.winner.among")
+    for i, (key, counter) in enumerate(winner_order(how)):
+        if i:
+            trace.rest(r.clause("game_end.winner.then"), "who wins a tie")
+        values = {s: state.counter(counter, s) for s in seats}
+        best = (max if key == "most" else min)(values.values())
+        seats = [s for s in seats if values[s] == best]
+        if len(seats) == 1:
+            break
+    winners = tuple(seats)
     if len(winners) > 1:
         trace.rest(r.clause("tie.then"), "who wins when the top scores are equal")
         r.need("tie.then")
     return winners
+
 
 
 def game_over_at_once(state: State) -> State:

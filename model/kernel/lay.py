@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from .. import reference
-from . import flow, trace
+from . import args, flow, trace
+from .registry import Arg, Mechanic, ZoneKind, cards_tuple, register, whole
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, cards_of, counts, remove
 
@@ -387,3 +388,182 @@ def extend_options(state: State, decl: MoveDecl) -> list[tuple[int, int, int]]:
                     if ok:
                         out.append((t, s, i))
     return out
+
+
+# ---- the mechanics and the zone kind ----------------------------------------------------------
+
+class Onto(NamedTuple):
+    """An extend move's argument: the cards, whose meld (a seat) and which of their melds."""
+
+    cards: tuple
+    seat: int | None
+    meld: int | None
+
+
+class OntoArg(Arg):
+    form, kind = "{cards: [...], seat: S, meld: I}", "extend"
+
+    def accepts(self, value):
+        return isinstance(value, Onto) and cards_tuple(value.cards) and all(
+            v is None or whole(v) for v in (value.seat, value.meld))
+
+    def to_doc(self, spec, decl, value):
+        return {"cards": args.tokens(spec, value.cards), "seat": value.seat, "meld": value.meld}
+
+    def read(self, rd, where, decl, doc):
+        if not isinstance(doc, Mapping) or set(doc) != {"cards", "seat", "meld"}:
+            rd.bad(where, f"{{cards: [...], seat: S, meld: I}}, got {doc!r}")
+            return None
+        cards = rd.tokens(f"{where}.cards", doc["cards"])
+        s = rd.integer("", 0, value=doc["seat"], where=f"{where}.seat")
+        g = rd.integer("", 0, value=doc["meld"], where=f"{where}.meld")
+        if cards is None or s is None or g is None:
+            return None
+        cards = tuple(sorted(cards))
+        return Onto(cards, s, g), {"cards": args.tokens(rd.spec, cards), "seat": s, "meld": g}
+
+    def words(self, mid, decl, doc):
+        if not isinstance(doc, Mapping):
+            return f"{mid} {doc}"
+        cards = doc.get("cards")
+        shown = " ".join(map(str, cards)) if isinstance(cards, list) else cards
+        return f"{mid} {shown} to seat {doc.get('seat')}'s meld {doc.get('meld')}"
+
+
+def _check_held_to(r, m, p: str) -> None:
+    z = r.zone_field(f"{p}.to", m.f.get("to"), ("melds",))
+    if z is not None and not z.each:
+        r.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")
+    contract = m.f.get("contract")
+    if contract is not None:
+        if contract in r.counters:
+            if not r.spec.levels():
+                r.err(f"{p}.contract", f"move {m.id!r} is held to the contract of counter {contract!r}, "
+                      "but no clause gives levels")
+        elif contract != "initial":
+            r.err(f"{p}.contract", f"move {m.id!r}: contract {contract!r} is neither a counter "
+                  f"selecting a level nor initial")
+        elif "initial" not in r.spec.contracts:
+            r.err(f"{p}.contract", f"move {m.id!r}: contract initial, but no clause gives an initial meld")
+    lo = m.f.get("lay_off") or {}
+    if lo and "onto" not in lo:
+        r.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs onto: own or any_player")
+    if "match" in lo and lo["match"] not in r.spec.cards.attributes:
+        r.err(f"{p}.lay_off.match", f"lay_off match {lo['match']!r} is not an attribute of the cards; "
+              f"attributes: {', '.join(r.spec.cards.attributes)}")
+    if lo and "match" not in lo:
+        r.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs match: the attribute that must match")
+
+
+@register
+class Lay(Mechanic):
+    counts_lays = True
+    name = "lay"
+    says = "cards from the hand into the player's melds, held to a contract until it is down"
+    fields = {
+        "to": {"$ref": "#/$defs/id"},
+        "groups": {"enum": ["lay", "meld"]},
+        "contract": {"type": "string"},
+        "per_turn": {"enum": ["many", "one"]},
+        "compulsory": {"type": "boolean"},
+        "lay_off": {"type": "object", "additionalProperties": False,
+                    "properties": {"match": {"type": "string"}, "onto": {"enum": ["own", "any_player"]},
+                                   "when": {"enum": ["after_level", "with_level"]}}},
+    }
+    restrictions = {
+        "per_turn": "a turn may hold any number of these moves",
+        "compulsory": "nobody is made to make this move",
+        "contract": "a lay is not held to any contract",
+        "lay_off": "no single cards may be laid to match laid ones",
+        "lay_off.when": "matching cards may go down in the lay that puts the contract down too",
+    }
+    ends_turn = False
+    stage = 2
+
+    def check(self, r, m, p):
+        _check_held_to(r, m, p)
+        if "groups" not in m.f:
+            r.err(p, f"move {m.id!r}: groups says how laid cards are kept: lay (each lay as one group) "
+                  "or meld (each meld)")
+
+    def arg(self, r, decl):
+        return args.Cards()
+
+    def names(self):
+        return {"down": lambda st, seat: st.down(seat)}
+
+    def apply(self, state, r, decl, arg):
+        return lay(state, r, decl, tuple(arg or ()))
+
+    def options(self, state, r, decl, offered):
+        return lay_options(state, decl)
+
+    def holds_back(self, state, r, decl, offered):
+        return bool(decl.f.get("compulsory")) and not state.down() and any(x.id == decl.id for x in offered)
+
+    def before_end(self, state, r, decl):
+        if state.down() or "compulsory" not in decl.f:
+            return None
+        trace.rest(r.clause(f"moves.{decl.id}.compulsory"), "whether a player who can lay their contract must")
+        if decl.f["compulsory"] and lay_possible(state, decl):
+            return Refusal((r.clause(f"moves.{decl.id}.compulsory"),),
+                           "a player who can lay their contract must lay it before the turn ends")
+        return None
+
+    def played(self, state, decl, arg):
+        return tuple(arg or ())
+
+
+@register
+class Extend(Mechanic):
+    name = "extend"
+    says = "cards from the hand added to one laid meld, once the mover's contract is down"
+    fields = {"to": {"$ref": "#/$defs/id"}, "onto": {"enum": ["own", "any_player"]}, "stays": {"const": "same_kind"}}
+    restrictions = {"stays": "a meld added to may become a meld of any kind"}
+    ends_turn = False
+    stage = 3
+
+    def check(self, r, m, p):
+        _check_held_to(r, m, p)
+        if "onto" not in m.f:
+            r.err(p, f"move {m.id!r}: onto says whose melds it adds to: own or any_player")
+        if not any(x.mechanic == "lay" and x.f.get("to") == m.f.get("to") for x in r.moves.values()):
+            r.err(p, f"move {m.id!r} adds to melds of zone {m.f.get('to')!r}, which no lay move fills")
+
+    def arg(self, r, decl):
+        return OntoArg()
+
+    def apply(self, state, r, decl, arg):
+        if not isinstance(arg, Onto):
+            return Refusal((decl.clause,), "nothing to add")
+        return extend(state, r, decl, tuple(arg.cards), arg.seat, arg.meld)
+
+    def options(self, state, r, decl, offered):
+        return [Onto((t,), s, g) for t, s, g in extend_options(state, decl)]
+
+    def played(self, state, decl, arg):
+        return tuple(arg.cards) if isinstance(arg, Onto) else ()
+
+
+@register
+class MeldsZone(ZoneKind):
+    name = "melds"
+    says = "each player's laid groups (a lay as one group, or each meld as one)"
+
+    def size(self, value):
+        return sum(len(g) for g in value)
+
+    def cards(self, value):
+        return ((c, 1) for g in value for c in g)
+
+    def top(self, value):
+        return value[-1][-1] if value and value[-1] else None
+
+    def first(self, value):
+        return value[0][0] if value and value[0] else None
+
+    def to_doc(self, spec, value):
+        return [args.tokens(spec, g) for g in value]
+
+    def read(self, rd, spec, where, v, placed, width):
+        return args.read_groups(rd, where, v, placed)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from . import trace
+from .registry import Arg, Mechanic, ZoneKind, register, whole
 from .state import Refusal, State
 
 
@@ -47,21 +48,21 @@ def _same(a, b) -> bool:
 def position_of(r, zid: str, card: int, size: int) -> int | None:
     """The position a card names in a layout of `size` positions, or None."""
     key = ("layout-position", zid, card)
-    if key not in r._memo:
+    if key not in r.memo:
         attr = attribute(r, zid)
         value = r.spec.cards.types[card].attrs.get(attr)
-        r._memo[key] = next((i for i, v in enumerate(positions(r, zid)) if value is not None and _same(v, value)), None)
-    p = r._memo[key]
+        r.memo[key] = next((i for i, v in enumerate(positions(r, zid)) if value is not None and _same(v, value)), None)
+    p = r.memo[key]
     return p if p is not None and p < size else None
 
 
 def is_wild(r, decl, card: int) -> bool:
     key = ("layout-wild", decl.id, card)
-    if key not in r._memo:
+    if key not in r.memo:
         attr = attribute(r, decl.f["to"])
         value = r.spec.cards.types[card].attrs.get(attr)
-        r._memo[key] = value is not None and any(_same(w, value) for w in decl.f.get("wild") or ())
-    return r._memo[key]
+        r.memo[key] = value is not None and any(_same(w, value) for w in decl.f.get("wild") or ())
+    return r.memo[key]
 
 
 def complete(value) -> bool:
@@ -181,8 +182,8 @@ def deal(r, deck: list, order: list, sizes: Mapping[int, int]) -> dict[int, tupl
 
 def check(r, m, p: str) -> None:
     """Validation of a fill move (errors go to `r.err`)."""
-    src = r._zone(f"{p}.from", m.f.get("from"), ("pile",))
-    dst = r._zone(f"{p}.to", m.f.get("to"), ("layout",))
+    src = r.zone_field(f"{p}.from", m.f.get("from"), ("pile",))
+    dst = r.zone_field(f"{p}.to", m.f.get("to"), ("layout",))
     if src is not None and not src.each:
         r.err(f"{p}.from", f"move {m.id!r} places the card the mover holds: from must be a pile of each player")
     if dst is not None and not dst.each:
@@ -232,3 +233,95 @@ def from_doc(rd, spec, where: str, v) -> tuple | None:
             return None
         out.append((cards[0], up))
     return tuple(out)
+
+
+# ---- the mechanic and the zone kind -----------------------------------------------------------
+
+class PositionArg(Arg):
+    """A position of a layout, named by its value ({place_card: 7})."""
+
+    def __init__(self, names: tuple, zone: str):
+        self.names, self.zone = names, zone
+        self.form, self.kind = "POSITION", "position"
+
+    def to_doc(self, spec, decl, value):
+        return self.names[value] if value is not None and 0 <= value < len(self.names) else value
+
+    def read(self, rd, where, decl, doc):
+        p = next((i for i, v in enumerate(self.names) if str(v).upper() == str(doc).upper()), None)
+        if p is None or isinstance(doc, bool) or not isinstance(doc, (str, int)):
+            rd.bad(where, f"a position of {self.zone}: one of {', '.join(map(str, self.names))}; got {doc!r}")
+            return None
+        return p, self.names[p]
+
+    def words(self, mid, decl, doc):
+        return f"{mid} into position {doc}"
+
+    def accepts(self, value):
+        return value is None or whole(value)
+
+
+@register
+class Fill(Mechanic):
+    name = "fill"
+    says = "the card held goes face up into its position of the mover's layout; the card there is held next"
+    fields = {"from": {"$ref": "#/$defs/id"}, "to": {"$ref": "#/$defs/id"},
+              "wild": {"type": "array", "items": {"type": ["string", "integer"]}},
+              "onto_wild": {"type": "boolean"},
+              "compulsory": {"oneOf": [{"type": "boolean"}, {"const": "except_wild"}]}}
+    restrictions = {"wild": "no card is wild", "onto_wild": "no card displaces a wild",
+                    "compulsory": "nobody is made to make this move"}
+    ends_turn = False
+    stage = 4
+
+    def check(self, r, m, p):
+        check(r, m, p)
+
+    def arg(self, r, decl):
+        return PositionArg(positions(r, decl.f["to"]), decl.f["to"])
+
+    def apply(self, state, r, decl, arg):
+        return fill(state, r, decl, arg)
+
+    def options(self, state, r, decl, offered):
+        return options(state, decl)
+
+
+@register
+class LayoutZone(ZoneKind):
+    name = "layout"
+    says = "positions named by a card attribute's values, each holding one card face down or face up"
+    fields = {"positions": {"type": "object", "additionalProperties": False, "required": ["by", "values"],
+                            "properties": {"by": {"type": "string"},
+                                           "values": {"type": "array", "minItems": 1,
+                                                      "items": {"type": ["string", "integer"]}}}}}
+
+    def check(self, r, zid, z):
+        check_zone(r, zid, z)
+
+    def cards(self, value):
+        return ((c, 1) for c, _ in value)
+
+    def dealt(self, spec, cards, width):
+        return tuple((c, False) for c in cards)
+
+    def capacity(self, r, zid):
+        return len(positions(r, zid))
+
+    def top(self, value):
+        return None
+
+    def first(self, value):
+        return None
+
+    def to_doc(self, spec, value):
+        return " ".join(to_doc(spec, value))
+
+    def read(self, rd, spec, where, v, placed, width):
+        value = from_doc(rd, spec, where, v) or ()
+        for c, _ in value:
+            placed[c] += 1
+        return value
+
+    def finished(self, state, zid, seat):
+        return complete(state.zone(zid, seat))

@@ -19,9 +19,16 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..expr import ExprError, parse as parse_expr
+from ..expr import CARD_FUNCTIONS, ExprError, parse as parse_expr
 from ..melds import Contract
 from . import vocabulary as V
+from .registry import MECHANICS, ZONE_KINDS
+from .vocabulary import COMMON_FIELDS
+
+
+def MECHANIC_NAMES() -> set:
+    """The expression names the registered mechanics give a meaning to (`down`, `able`)."""
+    return {n for m in MECHANICS.values() for n in m.names()}
 
 
 class Undecided(Exception):
@@ -70,12 +77,16 @@ class Zone(_Owned):
 
 @dataclass(frozen=True)
 class Counter(_Owned):
+    """A counter, or more generally a variable of the state: a number (the default), a
+    seat, a card, or a value of a card attribute (its code); None while unset."""
+
     id: str
     owner: str
-    start: int
-    reset: str           # never, round
+    start: Any           # int, a code, or None (unset until something sets it)
+    reset: str           # never, round, turn
     clause: str
     index: int
+    type: str = "number"
 
 
 @dataclass(frozen=True)
@@ -103,9 +114,10 @@ class Move:
 
 
 # names an expression may use, beside counters, inputs, params and the scoring terms
-KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "down", "went_out",
-                "contract_cards", "most_drawn", "able")
-ACCESSORS = ("size", "points", "lines")
+KERNEL_NAMES = ("players", "seat", "is_dealer", "turns_finished", "turn", "round", "went_out",
+                "contract_cards", "most_drawn", "seat_to_play", "direction")
+ACCESSORS = ("size", "points")
+RESERVED = (V.END_TURN, "over", "card", "phase") + KERNEL_NAMES   # names a zone, counter or phase may not take
 
 
 def _merge(into: dict, where: dict, data: Mapping, cid: str, prefix: str, problems: list, path: tuple) -> None:
@@ -132,7 +144,7 @@ class Rules:
         self.spec = spec
         self.problems: list[Problem] = []
         self._extras: dict = {}
-        self._memo: dict = {}
+        self.memo: dict = {}
         self.env_getters: dict = {}     # name -> how env.py reads it in any state
         self.tree: dict = {}
         self.where: dict[str, str] = {}          # field path -> clause id
@@ -170,7 +182,7 @@ class Rules:
     # ---- lookups ----------------------------------------------------------------------
     def get(self, name: str, default=None):
         try:
-            node = self._memo[name]
+            node = self.memo[name]
         except KeyError:
             node = self.tree
             for part in name.split("."):
@@ -178,7 +190,7 @@ class Rules:
                     node = None
                     break
                 node = node[part]
-            self._memo[name] = node
+            self.memo[name] = node
         return default if node is None else node
 
     def need(self, name: str, detail: str = ""):
@@ -210,29 +222,40 @@ class Rules:
             cl = self.where.get(f"zones.{zid}")
             kind, owner = z.get("kind"), z.get("owner")
             if kind is None or owner is None:
-                self.err(f"zones.{zid}", f"zone {zid!r} needs a kind ({', '.join(V.ZONE_KINDS)}) and an owner "
+                self.err(f"zones.{zid}", f"zone {zid!r} needs a kind ({', '.join(ZONE_KINDS)}) and an owner "
                          f"({', '.join(V.OWNERS)})")
                 continue
-            if kind == "pile" and "face" not in z:
-                self.err(f"zones.{zid}", f"pile {zid!r} needs face: up or down (can players see its cards?)")
-            if kind == "layout":
-                from . import layout
-                layout.check_zone(self, zid, z)
+            zk = ZONE_KINDS.get(kind)
+            if zk is None:
+                self.err(f"zones.{zid}.kind", f"zone {zid!r}: no zone kind {kind!r}; kinds: {', '.join(ZONE_KINDS)}")
+                continue
+            stray = [k for k in z if k not in ("kind", "owner") + tuple(zk.fields)]
+            if stray:
+                self.err(f"zones.{zid}.{stray[0]}", f"zone {zid!r} ({kind}) has no field {stray[0]!r}; its fields: "
+                         + ", ".join(("kind", "owner") + tuple(zk.fields)))
+            zk.check(self, zid, z)
             self.zones[zid] = Zone(zid, kind, owner, z.get("face", "up"), cl, len(self.zones))
-        # counters
+        # counters: numbers, or variables of another type
         self.counters: dict[str, Counter] = {}
         for cnt, c in (t.get("counters") or {}).items():
-            missing = [k for k in ("owner", "start", "reset") if c.get(k) is None]
+            typ = c.get("type", "number")
+            missing = [k for k in ("owner", "start", "reset") if c.get(k) is None and not (k == "start" and "start" in c
+                                                                                               and typ != "number")]
             if missing:
                 self.err(f"counters.{cnt}", f"counter {cnt!r} needs {', '.join(missing)} (owner: each or shared; "
-                         "start: its value at the start; reset: never or round)")
+                         "start: its value at the start; reset: never, round or turn)")
                 continue
-            self.counters[cnt] = Counter(cnt, c["owner"], int(c["start"]), c["reset"],
-                                         self.where[f"counters.{cnt}"], len(self.counters))
+            start = self._start(cnt, typ, c["start"])
+            self.counters[cnt] = Counter(cnt, c["owner"], start, c["reset"], self.where[f"counters.{cnt}"],
+                                         len(self.counters), typ)
         taken = set(self.zones)
         for cnt in self.counters:
             if cnt in taken:
                 self.err(f"counters.{cnt}", f"{cnt!r} is both a zone and a counter")
+        for name, where in [(z, "zones") for z in self.zones] + [(c, "counters") for c in self.counters]:
+            if name in RESERVED or name in MECHANIC_NAMES():
+                self.err(f"{where}.{name}", f"{name!r} is a word of the kernel (an expression name or a scenario "
+                         f"field) and cannot name a {where[:-1]}; reserved: {', '.join(sorted(set(RESERVED)))}")
         # inputs
         self.inputs: dict[str, Input] = {}
         for iid, i in (t.get("inputs") or {}).items():
@@ -251,7 +274,7 @@ class Rules:
             if mech is None:
                 refiners = sorted({cid for k, cid in self.where.items() if k.startswith(f"moves.{mid}.")})
                 self.err(f"moves.{mid}", f"move {mid!r}: no clause says what the move is (moves.{mid}.mechanic, one of "
-                         f"{', '.join(V.MECHANICS)}); clause(s) {', '.join(refiners)} refine it")
+                         f"{', '.join(MECHANICS)}); clause(s) {', '.join(refiners)} refine it")
                 continue
             phase, then = m.get("phase"), m.get("then")
             if phase is None or then is None:
@@ -262,7 +285,33 @@ class Rules:
         self._check_references()
         self._compile()
 
-    def _zone(self, fieldname: str, zid, kinds: Iterable[str] | None = None, owner: str | None = None) -> Zone | None:
+    def _start(self, cnt: str, typ: str, start):
+        """A variable's start value as the state holds it (an attribute's value as its code)."""
+        attrs = self.spec.cards.attributes
+        if typ == "number":
+            return int(start)
+        if start is None:
+            return None
+        if typ in attrs:
+            for i, v in enumerate(attrs[typ]):
+                if v == start or str(v).upper() == str(start).upper():
+                    return i
+            self.err(f"counters.{cnt}.start", f"counter {cnt!r} starts at {start!r}, which is not a {typ}; "
+                     f"values: {', '.join(map(str, attrs[typ]))}")
+            return None
+        if typ == "card":
+            t = self.spec.cards.by_token().get(str(start).upper())
+            if t is None:
+                self.err(f"counters.{cnt}.start", f"counter {cnt!r} starts at {start!r}, which is not a card")
+                return None
+            return t.index
+        if typ == "seat":
+            return int(start)
+        self.err(f"counters.{cnt}.type", f"counter {cnt!r}: type {typ!r} is none of number, seat, card or an "
+                 f"attribute of the cards ({', '.join(attrs)})")
+        return None
+
+    def zone_field(self, fieldname: str, zid, kinds: Iterable[str] | None = None, owner: str | None = None) -> Zone | None:
         if not isinstance(zid, str):
             self.err(fieldname, f"{fieldname}: the name of a zone, got {zid!r}")
             return None
@@ -280,21 +329,21 @@ class Rules:
         return z
 
     def _check_references(self) -> None:
-        from . import board
-
         t = self.tree
         for pid in self.phases:
             if pid in (V.END_TURN, "over"):
                 self.err(f"phases.{pid}", f"{pid!r} is a word of the kernel and cannot name a phase")
         for m in self.moves.values():
             p = f"moves.{m.id}"
-            if m.mechanic not in V.MECHANICS:
-                self.err(f"{p}.mechanic", f"move {m.id!r}: no mechanic {m.mechanic!r}; mechanics: {', '.join(V.MECHANICS)}")
+            mech = MECHANICS.get(m.mechanic)
+            if mech is None:
+                self.err(f"{p}.mechanic", f"move {m.id!r}: no mechanic {m.mechanic!r}; mechanics: {', '.join(MECHANICS)}")
                 continue
-            stray = [k for k in m.f if k not in ("mechanic", "phase", "then") + V.MECHANIC_FIELDS[m.mechanic]]
+            allowed = tuple(COMMON_FIELDS) + tuple(f for f in mech.fields if f not in COMMON_FIELDS)
+            stray = [k for k in m.f if k not in allowed]
             if stray:
                 self.err(f"{p}.{stray[0]}", f"move {m.id!r} ({m.mechanic}) has no field {stray[0]!r}; its fields: "
-                         + ", ".join(V.MECHANIC_FIELDS[m.mechanic]))
+                         + ", ".join(f for f in allowed if f not in ("mechanic", "phase", "then")))
                 continue
             if m.phase not in self.phases:
                 self.err(f"{p}.phase", f"move {m.id!r} is made in phase {m.phase!r}, which no clause declares; "
@@ -302,112 +351,40 @@ class Rules:
             if m.then != V.END_TURN and m.then not in self.phases:
                 self.err(f"{p}.then", f"move {m.id!r} is followed by {m.then!r}, which is neither a phase nor "
                          f"{V.END_TURN}")
-            if m.mechanic == "draw":
-                src = m.f.get("from")
-                if src is not None and not isinstance(src, Mapping):
-                    self.err(f"{p}.from", f"move {m.id!r} draws: from is {{zone: cards per unit}}, got {src!r}")
-                    continue
-                if not src:
-                    self.err(p, f"move {m.id!r} draws: it needs from: {{zone: cards per unit}}")
-                else:
-                    for zid in src:
-                        self._zone(f"{p}.from", zid, ("pile",))
-                    each = [z for z in src if z in self.zones and self.zones[z].each]
-                    if each and (len(src) > 1 or m.f.get("units")):
-                        self.err(f"{p}.from", f"move {m.id!r}: a draw from each player's own pile ({each[0]}) takes "
-                                 "one unit from that pile alone")
-                for cnt in (m.f.get("cost") or {}):
-                    if cnt not in self.counters:
-                        self.err(f"{p}.cost", f"move {m.id!r} costs {cnt!r}, which is not a counter; counters: "
-                                 f"{', '.join(self.counters) or 'none'}")
-                units = m.f.get("units")
-                if units is not None and "max" not in units:
-                    self.err(f"{p}.units", f"move {m.id!r}: units needs max (a number, or many)")
-                io = m.f.get("instead_of")
-                if io is not None and (io not in self.moves or self.moves[io].mechanic != "rearrange"):
-                    self.err(f"{p}.instead_of", f"move {m.id!r} is a draw instead of {io!r}, which is not a "
-                             "rearrange move")
-                needs = m.f.get("needs")
-                if needs and "per" not in needs:
-                    self.err(f"{p}.needs", f"move {m.id!r}: needs says per what: per: unit or per: move")
-                if needs:
-                    for zid in needs:
-                        if zid != "per":
-                            self._zone(f"{p}.needs", zid, ("pile",))
-            elif m.mechanic == "fill":
-                from . import layout
-                layout.check(self, m, p)
-            if m.mechanic in ("draw", "discard") and isinstance(m.f.get("to" if m.mechanic == "draw" else "from"), str):
-                held = "to" if m.mechanic == "draw" else "from"
-                z = self._zone(f"{p}.{held}", m.f[held], ("pile",))
-                if z is not None and not z.each:
-                    self.err(f"{p}.{held}", f"move {m.id!r}: the pile a card is held in must be each player's own")
-            if m.mechanic in ("lay", "extend"):
-                z = self._zone(f"{p}.to", m.f.get("to"), ("melds",))
-                if z is not None and not z.each:
-                    self.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")
-                contract = m.f.get("contract")
-                if contract is not None:
-                    if contract in self.counters:
-                        if not self.spec.levels():
-                            self.err(f"{p}.contract", f"move {m.id!r} is held to the contract of counter {contract!r}, "
-                                     "but no clause gives levels")
-                    elif contract != "initial":
-                        self.err(f"{p}.contract", f"move {m.id!r}: contract {contract!r} is neither a counter "
-                                 f"selecting a level nor initial")
-                    elif "initial" not in self.spec.contracts:
-                        self.err(f"{p}.contract", f"move {m.id!r}: contract initial, but no clause gives an initial meld")
-                if m.mechanic == "lay" and "groups" not in m.f:
-                    self.err(p, f"move {m.id!r}: groups says how laid cards are kept: lay (each lay as one group) "
-                             "or meld (each meld)")
-                if m.mechanic == "extend" and "onto" not in m.f:
-                    self.err(p, f"move {m.id!r}: onto says whose melds it adds to: own or any_player")
-                lo = m.f.get("lay_off") or {}
-                if lo and "onto" not in lo:
-                    self.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs onto: own or any_player")
-                if "match" in lo and lo["match"] not in self.spec.cards.attributes:
-                    self.err(f"{p}.lay_off.match", f"lay_off match {lo['match']!r} is not an attribute of the cards; "
-                             f"attributes: {', '.join(self.spec.cards.attributes)}")
-                if lo and "match" not in lo:
-                    self.err(f"{p}.lay_off", f"move {m.id!r}: lay_off needs match: the attribute that must match")
-                if m.mechanic == "extend" and not any(x.mechanic == "lay" and x.f.get("to") == m.f.get("to")
-                                                      for x in self.moves.values()):
-                    self.err(p, f"move {m.id!r} adds to melds of zone {m.f.get('to')!r}, which no lay move fills")
-            elif m.mechanic in ("discard", "give"):
-                self._zone(f"{p}.to", m.f.get("to"), ("pile",) if m.mechanic == "discard" else ("pile", "hand"))
-                for tok in m.f.get("except") or ():
+            mech.check(self, m, p)
+            if mech.ends_turn is True and m.then != V.END_TURN:
+                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) ends the turn: then: {V.END_TURN}")
+            if mech.ends_turn is False and m.then == V.END_TURN:
+                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) does not end the turn; then names the next phase")
+            if "except" in m.f and "except" not in mech.fields:
+                for tok in m.f["except"] or ():
                     if str(tok).upper() not in self.spec.cards.by_token():
                         self.err(f"{p}.except", f"move {m.id!r}: except names {tok!r}, which is not a card of the game")
-                if m.mechanic == "give":
-                    card = m.f.get("card")
-                    if card is None or str(card).upper() not in self.spec.cards.by_token():
-                        self.err(f"{p}.card", f"move {m.id!r} gives a card: card must be a token of the game, got {card!r}")
-                    z = self.zones.get(m.f.get("to"))
-                    if z is not None and not z.each:
-                        self.err(f"{p}.to", f"move {m.id!r} gives a card to another player: its zone must be each "
-                                 "player's own")
-            elif m.mechanic == "rearrange":
-                self._check_rearrange(m, p)
-            elif m.mechanic in board.MECHANICS:
-                board.check(self, m, p)
-            elif m.mechanic == "move_all":
-                a = self._zone(f"{p}.from", m.f.get("from"))
-                self._zone(f"{p}.to", m.f.get("to"), ("pile",))
-                if a is not None and not a.each:
-                    self.err(f"{p}.from", f"move {m.id!r} moves the mover's own cards: from must be a zone of each player")
-                if "where" not in m.f:
-                    self.err(p, f"move {m.id!r}: where says which end of {m.f.get('to')!r} the cards go to: bottom or top")
-            if m.mechanic in ("discard", "give", "move_all") and m.then != V.END_TURN:
-                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) ends the turn: then: {V.END_TURN}")
-            if m.mechanic in ("draw", "lay", "extend") and m.then == V.END_TURN and m.mechanic != "draw":
-                self.err(f"{p}.then", f"move {m.id!r} ({m.mechanic}) does not end the turn; then names the next phase")
+            for var, dom in (m.f.get("choose") or {}).items():
+                c = self.counters.get(var)
+                if c is None:
+                    self.err(f"{p}.choose", f"move {m.id!r} names a value for {var!r}, which is not a counter or "
+                             f"variable; counters: {', '.join(self.counters) or 'none'}")
+                elif c.type == "number" and not isinstance(dom, Mapping):
+                    self.err(f"{p}.choose.{var}", f"move {m.id!r}: a number named needs {{min: ..., max: ...}}")
+                elif dom == "others" and c.type != "seat":
+                    self.err(f"{p}.choose.{var}", f"move {m.id!r}: others names a seat, and {var!r} is a {c.type}")
+        for name, eff in (self.get("effects") or {}).items():
+            if not isinstance(eff, Mapping) or "card" not in eff:
+                self.err(f"effects.{name}", f"effect {name!r} needs card: which cards it is of (an expression of card)")
+                continue
+            for var in (eff.get("set") or {}):
+                if var not in self.counters:
+                    self.err(f"effects.{name}.set", f"effect {name!r} sets {var!r}, which is not a counter or variable")
+            if (eff.get("draw") or eff.get("skip")) and not any(z.kind == "hand" for z in self.zones.values()):
+                self.err(f"effects.{name}", f"effect {name!r}: a draw or a skip needs a game with hands")
         # the deal
         d = t.get("deal") or {}
         for k in ("to", "rest", "face_up_to"):
             if k in d:
                 zid = d[k]["zone"] if isinstance(d[k], Mapping) else d[k]
                 owner = "each" if k == "to" or isinstance(d[k], Mapping) else "shared"
-                self._zone(f"deal.{k}", zid, ("hand", "layout") if k == "to" else ("pile",), owner)
+                self.zone_field(f"deal.{k}", zid, ("hand", "layout") if k == "to" else ("pile",), owner)
         if isinstance(d.get("face_up_to"), Mapping):
             z = self.zones.get(d["face_up_to"]["zone"])
             if z is not None and not z.each:
@@ -417,22 +394,23 @@ class Rules:
             self.err("deal.cards_each", f"deal.cards_each: a number, an expression of players, or a counter of "
                      f"each player; {each!r} is a shared counter")
         to = self.zones.get(d.get("to"))
-        if to is not None and to.kind == "layout":
-            from .layout import positions
-
+        room = ZONE_KINDS[to.kind].capacity(self, to.id) if to is not None else None
+        if room is not None:
             most = self.counters[each].start if isinstance(each, str) and each in self.counters else each
-            if isinstance(most, int) and most > len(positions(self, to.id)):
-                self.err("deal.cards_each", f"the deal gives {most} cards to layout {to.id!r}, which names only "
-                         f"{len(positions(self, to.id))} positions")
+            if isinstance(most, int) and most > room:
+                self.err("deal.cards_each", f"the deal gives {most} cards to {to.kind} {to.id!r}, which holds only "
+                         f"{room}")
+        for z in self.zones.values():
+            ZONE_KINDS[z.kind].check_rules(self, z.id)
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")
         self._check_turns_can_end()
         se = t.get("stock_empty") or {}
         if "zone" in se:
-            self._zone("stock_empty.zone", se["zone"], ("pile",), "shared")
+            self.zone_field("stock_empty.zone", se["zone"], ("pile",), "shared")
         for i, src in enumerate(se.get("from") or []):
-            self._zone("stock_empty.from", src.get("zone"), ("pile",))
+            self.zone_field("stock_empty.from", src.get("zone"), ("pile",))
         if se.get("then") == "refill" and not se.get("from"):
             self.err("stock_empty", "refilling the stock needs from: the piles that refill it")
         if se and "zone" not in se and ("then" in se):
@@ -448,12 +426,16 @@ class Rules:
                      f"{', '.join(self.inputs) or 'none'}")
         ge = t.get("game_end") or {}
         w = ge.get("winner")
-        if isinstance(w, Mapping) and "most" in w and w["most"] not in self.counters:
-            self.err("game_end.winner", f"the winner has the most {w['most']!r}, which is not a counter")
+        if isinstance(w, Mapping):
+            for key, cnt in winner_order(w):
+                if cnt not in self.counters or not self.counters[cnt].each:
+                    self.err("game_end.winner", f"the winner has the {key} {cnt!r}, which is not a counter of each "
+                             "player")
+            if not winner_order(w):
+                self.err("game_end.winner", "the winner needs most: COUNTER or fewest: COUNTER")
         for cnt in (self.get("round_end.advance") or {}):
             if cnt not in self.counters:
                 self.err("round_end.advance", f"round_end advances {cnt!r}, which is not a counter")
-        board.check_rules(self)
         hands = [z for z in self.zones.values() if z.kind == "hand"]
         for z in hands:
             if not z.each:
@@ -461,25 +443,6 @@ class Rules:
         if len(hands) > 1:
             self.err("zones", "the kernel plays one hand zone per player; found " + ", ".join(z.id for z in hands))
 
-    def _check_rearrange(self, m: Move, p: str) -> None:
-        """A rearrange move (model/kernel/table.py): the table it rearranges, its counters."""
-        z = self._zone(f"{p}.to", m.f.get("to"), ("table",), "shared")
-        del z
-        init = m.f.get("initial")
-        if init is not None:
-            if init.get("counter") not in self.counters:
-                self.err(f"{p}.initial", f"move {m.id!r}: initial needs counter: the counter that is 0 until the "
-                         "player's initial meld is down")
-            if init.get("contract") != "initial" or "initial" not in self.spec.contracts:
-                self.err(f"{p}.initial", f"move {m.id!r}: initial needs contract: initial, and a clause giving the "
-                         "initial meld")
-        tally = m.f.get("tally")
-        if tally is not None and (tally not in self.counters or not self.counters[tally].each):
-            self.err(f"{p}.tally", f"move {m.id!r} tallies into {tally!r}, which is not a counter of each player")
-        if "any" not in self.spec.contracts:
-            self.err(p, f"move {m.id!r} rearranges a table of free melds: no clause gives further melds")
-        if m.then != V.END_TURN:
-            self.err(f"{p}.then", f"move {m.id!r} (rearrange) ends the turn: then: {V.END_TURN}")
     def _check_turns_can_end(self) -> None:
         """Every phase some move leads to (or a turn starts in) has a way to end the turn:
         a chain of moves from it reaches a move that ends it. A phase with moves and no
@@ -500,17 +463,41 @@ class Rules:
 
     # ---- expressions --------------------------------------------------------------------
     def names(self, extra: Iterable[str] = ()) -> tuple[tuple, dict]:
-        names = KERNEL_NAMES + tuple(self.counters) + tuple(self.inputs) + tuple(self.spec.params) + tuple(extra)
-        return names, {a: tuple(self.zones) for a in ACCESSORS}
+        names = (KERNEL_NAMES + tuple(sorted(MECHANIC_NAMES())) + tuple(self.counters) + tuple(self.inputs)
+                 + tuple(self.spec.params) + tuple(extra))
+        zones = tuple(self.zones)
+        functions = {a: zones for a in ACCESSORS + CARD_FUNCTIONS}
+        for zk in ZONE_KINDS.values():
+            for fn in zk.names():
+                functions[fn] = zones
+        if getattr(self, "moves", None):
+            functions["can"] = tuple(self.moves)        # can(MOVE): whether the mover could make it now
+        return names, functions
 
-    def expression(self, fieldname: str, text, extra: Iterable[str] = (), others: Iterable[str] = ()):
+    def typed(self) -> dict[str, str]:
+        """The declared type of each variable an expression may read (numbers are inferred)."""
+        return {c.id: ("int" if c.type in ("number", "seat") else c.type) for c in self.counters.values()}
+
+    def expression(self, fieldname: str, text, extra: Iterable[str] = (), others: Iterable[str] = (),
+                   card: bool = False, want: str | None = None):
+        """Parse an expression of the spec (problems are recorded with its place). `card`:
+        the name `card` is the move's card; `want`: the type it must have."""
         if text is None:
             return None
         names, functions = self.names(extra)
         if others:      # others(TERM): a term summed over the other players
             functions = {**functions, "others": tuple(others)}
+        typed = self.typed()
+        if card:
+            names = names + ("card",)
+            typed["card"] = "card"
         try:
-            return parse_expr(str(text), names, functions)
+            e = parse_expr(str(text), names, functions, typed, self.spec.cards.schema())
+            if want is not None and e.kind() != want:
+                shown = want[1:] if want.startswith("@") else want
+                got = e.kind()[1:] if e.kind().startswith("@") else e.kind()
+                raise ExprError(f"it must give a {shown}, and gives a {got}", 0)
+            return e
         except ExprError as e:
             message = e.message
             if message.startswith("unknown name '"):
@@ -537,7 +524,37 @@ class Rules:
         ge = self.get("game_end") or {}
         self.game_end_when = self.expression("game_end.when", ge.get("when"))
         self.game_end_at_once = self.expression("game_end.at_once", ge.get("at_once"))
-        self.unless = {m.id: self.expression(f"moves.{m.id}.unless", m.f.get("unless")) for m in self.moves.values()}
+        self.unless = {m.id: self.expression(f"moves.{m.id}.unless", m.f.get("unless")) for m in self.moves.values()
+                       if m.mechanic in MECHANICS and "unless" in MECHANICS[m.mechanic].fields}
+        self.move_exprs: dict = {}
+        for m in self.moves.values():
+            mech = MECHANICS.get(m.mechanic)
+            for field in ("only_if", "unless"):
+                if field in m.f and mech is not None and field not in mech.fields:
+                    self.move_exprs[(m.id, field)] = self.expression(f"moves.{m.id}.{field}", m.f[field], card=True,
+                                                                     want="bool")
+            for var, dom in (m.f.get("choose") or {}).items():
+                for end in ("min", "max"):
+                    if isinstance(dom, Mapping) and isinstance(dom.get(end), str):
+                        self.move_exprs[(m.id, f"choose.{var}.{end}")] = self.expression(
+                            f"moves.{m.id}.choose.{var}.{end}", dom[end], want="int")
+        self.effects = {k: v for k, v in (self.get("effects") or {}).items() if isinstance(v, Mapping) and "card" in v}
+        self.effect_exprs: dict = {}
+        for name, eff in self.effects.items():
+            self.effect_exprs[(name, "card")] = self.expression(f"effects.{name}.card", eff["card"], card=True,
+                                                                want="bool")
+            for var, e in (eff.get("set") or {}).items():
+                c = self.counters.get(var)
+                kind = None if c is None else ("int" if c.type in ("number", "seat") else
+                                               ("card" if c.type == "card" else "@" + c.type))
+                self.effect_exprs[(name, f"set.{var}")] = self.expression(f"effects.{name}.set.{var}", e,
+                                                                          card=True, want=kind)
+        self.turn_counters = [c for c in self.counters.values() if c.reset == "turn"]
+        po = self.get("round_end.played_out") or {}
+        self.played_out_when = self.expression("round_end.played_out.when_all", po.get("when_all"), want="bool")
+        w = ge.get("winner")
+        self.winner_among = (self.expression("game_end.winner.among", w.get("among"), extra=("went_out",), want="bool")
+                             if isinstance(w, Mapping) else None)
         each = self.get("deal.cards_each")
         self.cards_each = (self.expression("deal.cards_each", each)
                            if isinstance(each, str) and each not in self.counters else None)
@@ -586,7 +603,7 @@ class Rules:
                 if not self.has(k) and (k != "turn.after_shared_win" or self.get("turn.after_win")):
                     out.append(k)
         ge = self.get("game_end.winner")
-        if isinstance(ge, Mapping) and "most" in ge and not self.has("tie.then"):
+        if isinstance(ge, Mapping) and ("most" in ge or "fewest" in ge) and not self.has("tie.then"):
             out.append("tie.then")
         for i in self.inputs.values():
             if i.default is None:
@@ -670,9 +687,9 @@ class Rules:
     def deck(self, players: int) -> list[int]:
         """The deck for this many players, card type indices in the game's card order."""
         key = ("deck", players)
-        if key not in self._memo:
-            self._memo[key] = tuple(self._deck(players))
-        return list(self._memo[key])
+        if key not in self.memo:
+            self.memo[key] = tuple(self._deck(players))
+        return list(self.memo[key])
 
     def _deck(self, players: int) -> list[int]:
         cid, pack = self.spec.rule("pack")
@@ -693,12 +710,15 @@ class Rules:
         counts = [packs * (int(pack["naturals"]) if t.natural else int(per.get(t.token, 0))) for t in self.spec.cards.types]
         return [t for t, n in enumerate(counts) for _ in range(n)]
 
-    def deal_each(self, players: int) -> int:
-        """Cards each player is dealt for this many players (a number, or an expression of players)."""
+    def deal_each(self, players: int, round_: int = 1) -> int:
+        """Cards each player is dealt for this many players (a number, or an expression of
+        players and round)."""
         each = self.need("deal.cards_each")
         if isinstance(each, str) and each in self.counters:     # a counter of each player: its value at the start
             return int(self.counters[each].start)
-        return int(self.cards_each.evaluate({"players": players}) if self.cards_each is not None else each)
+        if self.cards_each is None:
+            return int(each)
+        return int(self.cards_each.evaluate({"players": players, "round": round_}))
 
     def players_range(self) -> tuple[int, int]:
         cid, p = self.spec.rule("players")
@@ -710,6 +730,14 @@ class Rules:
         side = self.need("turn.next_seat")
         direction = self.need("turn.direction")
         return 1 if direction == side else -1
+
+
+def winner_order(how) -> list[tuple[str, str]]:
+    """The counters that decide the winner, in order: (most or fewest, counter)."""
+    keys = [(k, how[k]) for k in ("most", "fewest") if k in how]
+    for tie in how.get("then") or ():
+        keys += [(k, tie[k]) for k in ("most", "fewest") if k in tie]
+    return keys
 
 
 def rules(spec) -> Rules:

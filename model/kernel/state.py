@@ -91,6 +91,8 @@ class State:
     winners: tuple[int, ...] = ()
     spec: Any = field(default=None, compare=False, repr=False)
     finished: tuple[int, ...] = ()         # seats that finished this round while others play last turns
+    direction: int = 1                     # 1: play goes the way turn.direction says; -1: reversed
+    pending: tuple = ()                    # effects kept for the turn's end: (("again", 1), ("draw", N), ("skip", N))
 
     def replace(self, **changes) -> "State":
         """A copy with these fields changed (what dataclasses.replace does, without its

@@ -1,7 +1,7 @@
 """The rearrange mechanic: one shared table of melds (zone kind `table`) that the player to
 move may take apart and lay out again with cards of their own.
 
-A rearrange move carries the whole new table (`Move.melds`, a list of melds). It is legal
+A rearrange move carries the whole new table (its argument, a list of melds). It is legal
 when (`check`):
 
 - every meld on it is a meld of the spec's free melds, every card the old table held is
@@ -49,7 +49,8 @@ from collections import Counter
 from typing import Iterator
 
 from .. import rearrange as ra
-from . import flow, table_wilds as wilds, trace
+from . import args, flow, table_wilds as wilds, trace
+from .registry import Arg, Mechanic, ZoneKind, cards_tuple, register
 from .memo import PerSpec
 from .lay import decide, rest_melds
 from .rules import Move as MoveDecl, Rules, rules
@@ -331,3 +332,133 @@ def able(state: State, seat: int) -> bool:
     """Whether the seat could make a rearrange move of the spec now."""
     r = rules(state.spec)
     return any(options(state, m, seat) for m in r.moves.values() if m.mechanic == "rearrange")
+
+
+# ---- the mechanic and the zone kind -----------------------------------------------------------
+
+class NewTable(Arg):
+    """The whole new table: a list of melds, each a list of cards, or one string with '|'
+    between melds ({play: "k7 k8 k9 | r5 o5 b5"})."""
+
+    form, kind = "[[cards], [cards], ...] (the new table)", "table"
+
+    def to_doc(self, spec, decl, value):
+        return [args.tokens(spec, m) for m in value or ()]
+
+    def read(self, rd, where, decl, doc):
+        if isinstance(doc, str):
+            doc = [part for part in doc.split("|")]
+        if not isinstance(doc, list) or not doc:
+            rd.bad(where, "the new table: a list of melds, each a list of cards (or a string of melds "
+                   f"separated by '|'), got {doc!r}")
+            return None
+        melds = []
+        for j, g in enumerate(doc):
+            cards = rd.tokens(f"{where}[{j}]", g)
+            if cards is not None and not cards:
+                rd.bad(f"{where}[{j}]", "a meld holds at least one card")
+            elif cards is not None:
+                melds.append(tuple(sorted(cards)))
+        if len(melds) != len(doc):
+            return None
+        return tuple(melds), [args.tokens(rd.spec, m) for m in melds]
+
+    def words(self, mid, decl, doc):
+        if isinstance(doc, list):
+            return f"{mid}: " + " | ".join(" ".join(map(str, m)) if isinstance(m, list) else str(m) for m in doc)
+        return f"{mid} {doc}"
+
+    def normal(self, value):
+        return tuple(tuple(sorted(m)) for m in value)
+
+    def accepts(self, value):
+        return type(value) is tuple and all(cards_tuple(m) for m in value)
+
+
+@register
+class Rearrange(Mechanic):
+    name = "rearrange"
+    says = "the whole shared table laid out anew, with cards from the hand; ends the turn"
+    fields = {
+        "to": {"$ref": "#/$defs/id"},
+        "from_hand": {"type": "object", "additionalProperties": False,
+                      "properties": {"min": {"type": "integer", "minimum": 0}}},
+        "initial": {"type": "object", "additionalProperties": False, "required": ["contract", "counter"],
+                    "properties": {"contract": {"const": "initial"}, "counter": {"$ref": "#/$defs/id"}}},
+        "tally": {"$ref": "#/$defs/id"},
+        "wild_locks": {"type": "boolean"},
+        "swap": {"type": "object", "additionalProperties": False, "required": ["from"],
+                 "properties": {"from": {"enum": ["hand", "table"]}}},
+        "reuse": {"type": "object", "additionalProperties": False, "required": ["with_hand"],
+                  "properties": {"with_hand": {"type": "integer", "minimum": 0}}},
+    }
+    restrictions = {
+        "from_hand": "a rearrangement need not take anything from the hand",
+        "initial": "a player may rearrange the table from their first play on",
+        "tally": "nobody keeps count of what each player put on the table",
+        "wild_locks": "cards may be taken out of a meld holding a wild",
+        "swap": "a wild on the table is won only by rearranging freely",
+        "reuse": "a wild won from the table may go anywhere on the table",
+    }
+    ends_turn = True
+    stage = 0
+
+    def check(self, r, m, p):
+        r.zone_field(f"{p}.to", m.f.get("to"), ("table",), "shared")
+        init = m.f.get("initial")
+        if init is not None:
+            if init.get("counter") not in r.counters:
+                r.err(f"{p}.initial", f"move {m.id!r}: initial needs counter: the counter that is 0 until the "
+                      "player's initial meld is down")
+            if init.get("contract") != "initial" or "initial" not in r.spec.contracts:
+                r.err(f"{p}.initial", f"move {m.id!r}: initial needs contract: initial, and a clause giving the "
+                      "initial meld")
+        tally = m.f.get("tally")
+        if tally is not None and (tally not in r.counters or not r.counters[tally].each):
+            r.err(f"{p}.tally", f"move {m.id!r} tallies into {tally!r}, which is not a counter of each player")
+        if "any" not in r.spec.contracts:
+            r.err(p, f"move {m.id!r} rearranges a table of free melds: no clause gives further melds")
+
+    def arg(self, r, decl):
+        return NewTable()
+
+    def names(self):
+        return {"able": able}
+
+    def apply(self, state, r, decl, arg):
+        return rearrange(state, r, decl, arg)
+
+    def options(self, state, r, decl, offered):
+        return options(state, decl)
+
+    def played(self, state, decl, arg):
+        return ()
+
+
+@register
+class TableZone(ZoneKind):
+    name = "table"
+    says = "one list of melds for everyone, nobody's own"
+    owners = ("shared",)
+
+    def size(self, value):
+        return sum(len(g) for g in value)
+
+    def cards(self, value):
+        return ((c, 1) for g in value for c in g)
+
+    def top(self, value):
+        return None
+
+    def first(self, value):
+        return None
+
+    def to_doc(self, spec, value):
+        return [args.tokens(spec, g) for g in value]
+
+    def read(self, rd, spec, where, v, placed, width):
+        if isinstance(v, str):
+            v = v.split("|")                              # a table written as one string, melds between '|'
+        if isinstance(v, list) and any(isinstance(x, str) and len(x.split()) > 1 for x in v):
+            v = [x.split() if isinstance(x, str) else x for x in v]     # each string one meld
+        return args.read_groups(rd, where, v, placed)

@@ -16,27 +16,35 @@ message naming it. `docs/kernel.md` explains every key.
 """
 from __future__ import annotations
 
+from .registry import MECHANICS
+
 # the formal keys of a clause the kernel reads (the meld keys are read by spec.py)
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
-        "round_end", "scoring", "bonus", "game_end", "tie", "board", "teams")
+        "round_end", "scoring", "bonus", "game_end", "tie", "board", "teams", "effects", "tricks")
 
-ZONE_KINDS = ("hand", "pile", "melds", "table", "layout", "board")
 OWNERS = ("each", "shared")
-MECHANICS = ("draw", "lay", "discard", "give", "extend", "move_all", "rearrange", "fill", "mark", "unmark", "exchange")
 END_TURN = "end_turn"
-# the fields each mechanic reads, beside mechanic, phase and then
-MECHANIC_FIELDS = {
-    "draw": ("from", "units", "cost", "needs", "take_from", "instead_of", "to"),
-    "lay": ("to", "groups", "contract", "per_turn", "compulsory", "lay_off"),
-    "extend": ("to", "onto", "stays"),
-    "discard": ("to", "except", "from"),
-    "give": ("to", "card", "unless"),
-    "move_all": ("from", "to", "where"),
-    "rearrange": ("to", "from_hand", "initial", "tally", "wild_locks", "swap", "reuse"),
-    "fill": ("from", "to", "wild", "onto_wild", "compulsory"),
-    "mark": ("to", "pile", "match", "card"),
-    "unmark": ("to", "pile", "card", "protect"),
-    "exchange": ("pile", "from", "dead_for", "per_turn", "only_if"),
+
+# fields any move may carry, whatever its mechanic (model/kernel/common.py says what they do);
+# each mechanic's own fields are its module's (`registry.Mechanic.fields`)
+COMMON_FIELDS = {
+    "mechanic": {"type": "string"},
+    "phase": {"$ref": "#/$defs/id"},
+    "then": {"$ref": "#/$defs/id"},
+    "only_if": {"$ref": "#/$defs/expr"},
+    "unless": {"$ref": "#/$defs/expr"},
+    "except": {"type": "array", "items": {"type": ["string", "integer"]}},
+    "choose": {"type": "object", "minProperties": 1, "propertyNames": {"$ref": "#/$defs/id"},
+               "additionalProperties": {"oneOf": [
+                   {"enum": ["all", "others"]},
+                   {"type": "object", "additionalProperties": False, "required": ["min", "max"],
+                    "properties": {"min": {"oneOf": [{"type": "integer"}, {"$ref": "#/$defs/expr"}]},
+                                   "max": {"oneOf": [{"type": "integer"}, {"$ref": "#/$defs/expr"}]}}}]}},
+}
+COMMON_RESTRICTIONS = {
+    "only_if": "the move may be made whatever else holds",
+    "unless": "nothing stops the move",
+    "except": "any card may be the move's card",
 }
 OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
@@ -58,7 +66,6 @@ QUESTIONS = {
     "turn.starts_with": "what does a turn start with?",
     "turn.count": "how are the turns played so far counted?",
     "dealer.next": "who deals the next round?",
-    "moves.*.take_from": "which cards of a face-up pile does the move take, when it holds more than are taken?",
     "stock_empty.then": "what happens when a draw finds the stock empty?",
     "stock_empty.when": "when is an empty stock dealt with?",
     "stock_empty.nothing_left": "what happens when the stock is empty and nothing can refill it?",
@@ -85,36 +92,29 @@ PARTS = {
 RESTRICTIONS = {
     "go_out.when": "a player may go out on any turn",
     "go_out.discard": "a player may go out by any move that empties their hand",
-    "moves.*.cost": "the move costs nothing",
-    "moves.*.needs": "the move needs nothing beyond the cards it takes",
-    "moves.*.units": "the move takes one unit of cards",
-    "moves.*.per_turn": "a turn may hold any number of these moves",
-    "moves.*.compulsory": "nobody is made to make this move",
-    "moves.*.contract": "a lay is not held to any contract",
-    "moves.*.lay_off": "no single cards may be laid to match laid ones",
-    "moves.*.unless": "nothing stops the move",
-    "moves.*.except": "any card may be the move's card",
-    "moves.*.lay_off.when": "matching cards may go down in the lay that puts the contract down too",
-    "moves.*.stays": "a meld added to may become a meld of any kind",
     "deal.face_up": "no card is turned face up after the deal",
     "scoring.into": "round scores are not added up",
     "round_end.stalled": "a round nobody can finish goes on",
     "round_end.advance": "no counter changes between rounds",
     "bonus": "nobody earns a bonus",
     "game_end.at_once": "the game ends only when a round ends",
-    "moves.*.instead_of": "a player may draw even when another move is possible",
-    "moves.*.from_hand": "a rearrangement need not take anything from the hand",
-    "moves.*.initial": "a player may rearrange the table from their first play on",
-    "moves.*.tally": "nobody keeps count of what each player put on the table",
-    "moves.*.wild_locks": "cards may be taken out of a meld holding a wild",
-    "moves.*.swap": "a wild on the table is won only by rearranging freely",
-    "moves.*.reuse": "a wild won from the table may go anywhere on the table",
-    "moves.*.wild": "no card is wild",
-    "moves.*.onto_wild": "no card displaces a wild",
     "turn.after_win": "every round starts with the player turn.first names",
-    "moves.*.protect": "any chip of another side may be taken off",
-    "moves.*.only_if": "the move may be made whatever else the player could do",
 }
+
+
+def _move_field(field: str, table: str) -> str | None:
+    """What a registered mechanic (or the fields any move carries) says of moves.ID.FIELD."""
+    parts = field.split(".")
+    if len(parts) < 3 or parts[0] != "moves":
+        return None
+    rest = ".".join(parts[2:])
+    if table == "restrictions" and rest in COMMON_RESTRICTIONS:
+        return COMMON_RESTRICTIONS[rest]
+    for m in MECHANICS.values():
+        found = getattr(m, table).get(rest)
+        if found is not None:
+            return found
+    return None
 
 
 def _matches(field: str, table) -> str | None:
@@ -130,13 +130,16 @@ def _matches(field: str, table) -> str | None:
 
 def is_restriction(field: str) -> bool:
     """Whether a field's absence only lifts a restriction (nothing is decided for the spec)."""
-    return _matches(field, RESTRICTIONS) is not None
+    return _matches(field, RESTRICTIONS) is not None or _move_field(field, "restrictions") is not None
 
 
 def question(field: str) -> str:
     """The question a decision field answers (patterns with * match any move or input)."""
     if field in QUESTIONS:
         return QUESTIONS[field]
+    found = _move_field(field, "questions")
+    if found is not None:
+        return found
     parts = field.split(".")
     for i in range(1, len(parts)):
         pattern = ".".join(parts[:i] + ["*"] + parts[i + 1:])

@@ -19,7 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from rulings import kernel, players, rearrange, reference
 from rulings.kernel import Move, Refusal, codec
-from rulings.kernel.lay import contract_of, group_kinds
+from rulings.kernel.board import CardAt
+from rulings.kernel.lay import Onto, contract_of, group_kinds
 from rulings.spec import load
 
 GAMES = {
@@ -113,10 +114,14 @@ class GameMachine(RuleBasedStateMachine):
         """A move picked blindly among the spec's moves: either played or refused with clause ids."""
         width = len(self.spec.cards.types)
         mid = data.draw(st.sampled_from(sorted(self.r.moves)))
-        melds = data.draw(st.none() | st.lists(st.lists(st.integers(0, width - 1), max_size=5), max_size=4))
-        move = Move(mid, tuple(data.draw(st.lists(st.integers(0, width - 1), max_size=8))),
-                    units=data.draw(st.integers(-1, 4)), seat=data.draw(st.integers(0, self.state.players)),
-                    group=data.draw(st.integers(0, 3)), melds=melds, cell=data.draw(st.integers(-1, 100)))
+        card = st.integers(0, width - 1)
+        cards = st.lists(card, max_size=8).map(tuple)
+        arg = data.draw(st.one_of(
+            st.none(), st.integers(-1, 100), cards,
+            st.lists(st.lists(card, max_size=5).map(tuple), max_size=4).map(tuple),            # a table
+            st.builds(Onto, cards, st.integers(0, self.state.players), st.integers(0, 3)),     # an extend
+            st.builds(CardAt, st.none() | card, st.integers(-1, 100))))                        # a space
+        move = Move(mid, arg)
         before = self.state
         if not self.step(move):
             assert self.state is before

@@ -12,11 +12,12 @@ import ast
 import re
 from pathlib import Path
 
-import yaml
-
 from rulings import kernel
 from rulings.kernel import vocabulary
-from rulings.kernel.rules import ACCESSORS, KERNEL_NAMES
+from rulings.expr import CARD_FIELDS, CARD_FUNCTIONS
+from rulings.kernel.registry import FUNCTIONS_OF_MOVES
+from rulings.kernel.rules import ACCESSORS, KERNEL_NAMES, MECHANIC_NAMES
+from rulings.specfile import schema
 from rulings.spec import load, packaged_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +34,7 @@ ENGLISH = {"level", "levels", "players", "player", "deal", "dealer", "draw", "di
 
 
 def _schema_words() -> set[str]:
-    data = yaml.safe_load((ROOT / "spec" / "schema.yaml").read_text(encoding="utf-8"))
+    data = schema()          # the packaged schema with the kernel's plugins' fields composed in
     out: set[str] = set()
 
     def walk(node):
@@ -55,9 +56,10 @@ def _schema_words() -> set[str]:
 
 
 def kernel_words() -> set[str]:
-    words = _schema_words() | set(vocabulary.KEYS) | set(vocabulary.MECHANICS) | set(vocabulary.ZONE_KINDS)
+    words = _schema_words() | set(vocabulary.KEYS) | set(kernel.MECHANICS) | set(kernel.ZONE_KINDS)
     words |= set(vocabulary.OWNERS) | set(vocabulary.OUTCOMES) | set(KERNEL_NAMES)
-    words |= set(ACCESSORS) | {vocabulary.END_TURN} | ENGLISH
+    words |= set(ACCESSORS) | set(CARD_FUNCTIONS) | set(CARD_FIELDS) | {vocabulary.END_TURN} | ENGLISH
+    words |= set(MECHANIC_NAMES()) | {n for z in kernel.ZONE_KINDS.values() for n in z.names()} | set(FUNCTIONS_OF_MOVES)
     return {w.lower().replace("-", "_") for w in words}
 
 

@@ -49,7 +49,8 @@ def lay(spec, text):
 
 
 def discard(spec, text):
-    return Move("discard", idx(spec, text))
+    (card,) = idx(spec, text)
+    return Move("discard", card)
 
 
 # ---- the deal: decks, pack-composition, deal, turn-order, chips --------------------------
@@ -84,13 +85,13 @@ def test_players_clause_bounds(tick):
 
 def test_tick_with_no_chips_is_refused_chips_tick(tick):
     s = at_draw(tick, "1 2", chips=0)
-    refused(kernel.apply(s, Move("tick", units=1)), "chips", "tick")
-    assert Move("tick", units=1) not in kernel.legal_moves(s)
+    refused(kernel.apply(s, Move("tick", 1)), "chips", "tick")
+    assert Move("tick", 1) not in kernel.legal_moves(s)
 
 
 def test_tick_price_per_face_up_card_tick(tick):
     s = at_draw(tick, "1 2", face_up="7 8 9")
-    after = kernel.apply(s, Move("tick", units=2))
+    after = kernel.apply(s, Move("tick", 2))
     assert after.counter("chips", s.current) == s.counter("chips", s.current) - 2
     assert sum(after.hand(s.current)) == sum(s.hand(s.current)) + 2 + 4
     assert after.zone("face_up") == s.zone("face_up")[:1] and len(after.zone("stock")) == len(s.zone("stock")) - 4
@@ -99,15 +100,15 @@ def test_tick_price_per_face_up_card_tick(tick):
 def test_top_only_reading_limits_a_tick_to_one_card():
     spec = load("tick", {"tick": "top-only"})
     s = at_draw(spec, "1 2", face_up="7 8 9")
-    refused(kernel.apply(s, Move("tick", units=2)), "tick")
+    refused(kernel.apply(s, Move("tick", 2)), "tick")
     legal = kernel.legal_moves(s)
-    assert Move("tick", units=2) not in legal and Move("tick", units=1) in legal
+    assert Move("tick", 2) not in legal and Move("tick", 1) in legal
 
 
 def test_tick_needs_two_stock_cards_tick_short_stock(tick):
     s = at_draw(tick, "1 2", face_up="7 8")
     s = s.with_zone("stock", s.zone("stock")[:1])
-    refused(kernel.apply(s, Move("tick", units=1)), "tick-short-stock")
+    refused(kernel.apply(s, Move("tick", 1)), "tick-short-stock")
 
 
 def test_second_draw_is_refused_discard(tick):
@@ -183,7 +184,7 @@ def test_going_out_in_the_first_round_is_refused_go_out_timing(tick):
     refused(kernel.apply(s, lay(tick, "3 3 3")), "go-out-timing")
     # the offer keeps two cards instead
     lays = [m for m in kernel.legal_moves(s) if m.id == "lay"]
-    assert all(len(m.cards) <= 2 for m in lays)
+    assert all(len(m.arg) <= 2 for m in lays)
 
 
 def test_going_out_after_a_full_round_go_out_timing_go_out(tick):

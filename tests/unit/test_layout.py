@@ -79,11 +79,11 @@ def test_where_a_card_may_go():
     upj = lay[:6] + ((tok["J"].index, True),) + lay[7:]
     stj = held("7").with_zone(m.f["to"], upj, me)
     assert layout.options(stj, m) == [6]
-    after = kernel.apply(stj, Move(fill_decl(spec).id, group=6))
+    after = kernel.apply(stj, Move(fill_decl(spec).id, 6))
     assert after.zone(m.f["from"], me) == (tok["J"].index,)
     assert after.zone(m.f["to"], me)[6] == (tok["7"].index, True)
     assert not layout.complete(after.zone(m.f["to"], me))
-    bad = kernel.apply(held("7"), Move(m.id, group=3))
+    bad = kernel.apply(held("7"), Move(m.id, 3))
     assert isinstance(bad, Refusal) and bad.clauses == (m.clause,)
     assert r.clause(f"moves.{m.id}.wild") == "wild"
 
@@ -113,7 +113,7 @@ def test_a_bad_layout_in_a_scenario_names_its_place():
     ("moves: {place_card: {wild: [J]}}", "moves: {place_card: {wild: [X]}}", "wild names"),
     ("deal: {cards_each: positions,", "deal: {cards_each: nowhere,", "cards_each"),
     ("counters: {positions: {owner: each, start: 10, reset: never}}",
-     "counters: {positions: {owner: each, start: 11, reset: never}}", "names only 10"),
+     "counters: {positions: {owner: each, start: 11, reset: never}}", "holds only 10"),
 ])
 def test_a_spec_misusing_a_layout_does_not_validate(tmp_path, old, new, words):
     path = mutate(tmp_path, old, new)

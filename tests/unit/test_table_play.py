@@ -66,8 +66,8 @@ def assert_offered(spec, s, want):
     """The play offered is `want` (melds as text), `check` accepts it, and applying it
     places exactly the cards it adds."""
     m = offered(s)
-    assert tokens(spec, m.melds) == sorted(want)
-    assert table.check(s, rules(spec), rules(spec).moves["play"], m.melds) is None
+    assert tokens(spec, m.arg) == sorted(want)
+    assert table.check(s, rules(spec), rules(spec).moves["play"], m.arg) is None
     after = kernel.apply(s, m)
     assert not isinstance(after, Refusal)
     return after
@@ -102,9 +102,9 @@ def test_two_wilds_won_in_one_play(rk):
     # which two of the rack's pairs (o1 o2, r1 r2, k6 k7) take the jokers is the solver's
     # choice among equals: the play offered wins both and places six tiles
     m = offered(s)
-    got = tokens(rk, m.melds)
+    got = tokens(rk, m.arg)
     assert all(g in got for g in won) and sum("J" in g.split() for g in got) == 2
-    assert table.check(s, rules(rk), rules(rk).moves["play"], m.melds) is None
+    assert table.check(s, rules(rk), rules(rk).moves["play"], m.arg) is None
     after = kernel.apply(s, m)
     assert not isinstance(after, Refusal) and sum(after.hand(0)) == 2
 
