@@ -9,7 +9,8 @@ import random
 from typing import Sequence
 
 from . import kernel
-from .kernel import Move, Refusal, State
+from .kernel import Move, Refusal, State, trace, tricks as tricks_
+from .kernel.common import Chosen
 from .kernel.lay import laid_values
 
 
@@ -120,6 +121,8 @@ class GreedyPlayer:
             return FillPlayer().choose(state)
         moves = kernel.legal_moves(state)
         r = kernel.rules(state.spec)
+        if any(r.moves[m.id].mechanic not in CLASSIC for m in moves):
+            return choose_any(state, moves)
         spec = state.spec
         hand = state.hand()
         plays = [m for m in moves if r.moves[m.id].mechanic == "rearrange"]
@@ -207,6 +210,101 @@ class GreedyPlayer:
                 return m
         blind = [m for m in draws if all(r.zones[z].face == "down" for z in r.moves[m.id].f["from"])]
         return (blind or draws)[0]
+
+
+# the mechanics GreedyPlayer plays with its own judgement; a phase offering any other is
+# played by `choose_any`, whose judgement is the same for every mechanic
+CLASSIC = frozenset({"rearrange", "draw", "lay", "extend", "give", "discard", "move_all", "mark", "unmark", "exchange",
+                     "fill"})
+
+
+def choose_any(state: State, moves: list[Move]) -> Move:
+    """A greedy choice among any moves, by what each does rather than by its mechanic:
+
+    1. a move after which the mover has won the game, or gone out;
+    2. else a move that plays a card: onto a trick, the lowest card that takes the trick
+       if one does, else the lowest card; elsewhere the card worth most (a card that
+       names a value, which can go anywhere, kept for last), naming the value the rest
+       of the hand holds most of;
+    3. else a draw (the move that brings cards), else any other move, a pass last.
+
+    Ties go to the move first in `moves` (the kernel's order), so the choice is the same
+    on every run."""
+    from .kernel.registry import mechanic
+
+    r = kernel.rules(state.spec)
+    me = state.current
+    types = state.spec.cards.types
+    played: list[tuple[Move, int]] = []
+    others: list[Move] = []
+    for m in moves:
+        decl = r.moves[m.id]
+        base = m.arg.arg if isinstance(m.arg, Chosen) else m.arg
+        cards = mechanic(decl.mechanic).played(state, decl, base)
+        if cards:
+            played.append((m, cards[0]))
+        else:
+            others.append(m)
+    outcomes = {}
+    for m in moves:
+        with trace.tracing(False):
+            try:
+                after = kernel.apply(state, m)
+            except kernel.Undecided:
+                continue
+        if isinstance(after, Refusal):
+            continue
+        outcomes[m] = after
+        if after.over and me in after.winners:
+            return m
+        if len(after.results) > len(state.results) and after.results[-1].went_out == me:
+            return m
+    if played:
+        tricks = [(m, c) for m, c in played
+                  if r.moves[m.id].f.get("to") in r.zones and r.zones[r.moves[m.id].f["to"]].kind == "trick"]
+        if tricks:
+            def takes(m, c):
+                zid = r.moves[m.id].f["to"]
+                probe = state.with_zone(zid, state.zone(zid) + ((me, c),))
+                with trace.tracing(False):
+                    try:
+                        return tricks_.winner(probe, r, zid) == me
+                    except kernel.Undecided:
+                        return False
+            winning = [(m, c) for m, c in tricks if takes(m, c)]
+            pool = winning or tricks
+            return min(pool, key=lambda mc: (types[mc[1]].value, mc[1]))[0]
+        plain = [(m, c) for m, c in played if not isinstance(m.arg, Chosen)]
+        pool = plain or played
+        best_card = max(pool, key=lambda mc: (types[mc[1]].value, -mc[1]))[1]
+        same = [m for m, c in pool if c == best_card]
+        if len(same) > 1 and isinstance(same[0].arg, Chosen):
+            return max(same, key=lambda m: _named_worth(state, m, best_card))
+        return same[0]
+    draws = [m for m in others if r.moves[m.id].mechanic == "draw"]
+    if draws:
+        return draws[0]
+    rest = [m for m in others if r.moves[m.id].mechanic != "pass"]
+    return (rest or others or moves)[0]
+
+
+def _named_worth(state: State, move: Move, played: int) -> tuple:
+    """How well the values a move names suit the mover's hand: for a card attribute, how
+    many cards left in the hand have it; other values (a seat, a number) the least first."""
+    r = kernel.rules(state.spec)
+    types = state.spec.cards.types
+    hand = list(state.hand())
+    hand[played] -= 1
+    score = []
+    for var, v in zip(r.moves[move.id].f["choose"], move.arg.values):
+        c = r.counters[var]
+        attr = c.type if c.type in state.spec.cards.attributes else None
+        if attr is not None:
+            score.append(sum(n for t, n in enumerate(hand) if n and types[t].natural
+                             and state.spec.cards.attributes[attr].index(types[t].attrs[attr]) == v))
+        else:
+            score.append(-v)
+    return tuple(score)
 
 
 def play(spec, agents: Sequence, seed: int, dealer: int = 0, inputs=None,

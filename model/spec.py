@@ -97,6 +97,20 @@ def is_packaged(path: Path) -> bool:
         return False
 
 
+def find_rulebook(name: str, books: Path | None, spec_file: str | Path | None = None) -> Path | None:
+    """The text of a rulebook a spec cites: in the rulebooks folder (`RULINGS_RULEBOOKS`, or
+    the folder given), else in the `rules/` folder beside the spec (the rules texts the
+    project wrote itself, in its own words, shipped with the spec); None where neither has it."""
+    for folder in ([books] if books is not None else []) + ([Path(spec_file).parent / "rules"] if spec_file else []):
+        try:
+            f = Path(folder) / name
+            if f.is_file():
+                return f
+        except (OSError, ValueError):
+            continue
+    return None
+
+
 def rulebooks_dir(explicit: str | None = None) -> Path | None:
     d = explicit or os.environ.get(RULEBOOKS_ENV)
     return Path(d) if d else None
@@ -330,9 +344,10 @@ class _Builder:
             for lang, ranges in (info.get("languages") or {}).items():
                 for i, rng in enumerate(ranges):
                     self.check_range(("rulebooks", book, "languages", lang, i), f"{book}:{rng}", book, rng, books)
-            if self.books is not None and self.books.is_dir():
-                f = self.books / book
-                if not f.is_file():
+            own = find_rulebook(book, None, self.pos.file)
+            if own is not None or (self.books is not None and self.books.is_dir()):
+                f = own or find_rulebook(book, self.books)
+                if f is None:
                     self.err(("rulebooks", book), f"rulebook {book!r} not found in {self.books}", key=True)
                 else:
                     n = len(f.read_text(encoding="utf-8", errors="replace").splitlines())

@@ -62,6 +62,51 @@ def draw(state: State, r: Rules, decl: MoveDecl, units: int, seat: int | None) -
     return state
 
 
+def _enough(state: State, r: Rules, decl: MoveDecl) -> bool:
+    """Whether a draw until (or up to) something has drawn enough."""
+    from .env import evaluate
+
+    until = decl.f.get("until")
+    if until is not None:
+        trace.rest(r.clause(f"moves.{decl.id}.until"), f"when a {decl.id} stops")
+        return bool(evaluate(r.memo[("draw", decl.id, "until")], state, state.current))
+    goal = decl.f.get("up_to")
+    trace.rest(r.clause(f"moves.{decl.id}.up_to"), f"how many cards a {decl.id} brings the hand to")
+    want = goal if isinstance(goal, int) else int(evaluate(r.memo[("draw", decl.id, "up_to")], state, state.current))
+    return sum(state.hand()) >= want
+
+
+def draw_until(state: State, r: Rules, decl: MoveDecl) -> State | Refusal:
+    """One card at a time from the stock until the move's `until` holds for the mover (or
+    the hand holds `up_to` cards); the stock-empty rule where the stock runs out."""
+    if _enough(state, r, decl):
+        what = decl.f.get("until") or f"the hand holds {decl.f.get('up_to')} cards"
+        return Refusal((r.clause(f"moves.{decl.id}.until") or r.clause(f"moves.{decl.id}.up_to") or decl.clause,),
+                       f"nothing to draw: {what} already")
+    if "instead_of" in decl.f:
+        bad = _instead(state, r, decl)
+        if bad is not None:
+            return bad
+    stock = r.stock
+    me = state.current
+    most = len(r.deck(state.players))          # the hand cannot grow beyond the deck
+    for _ in range(most):
+        if not state.zone(stock.id):
+            state, ended = flow.empty_stock(state)
+            if ended:
+                return state
+            if not state.zone(stock.id):
+                break
+        pile = state.zone(stock.id)
+        state = state.with_zones([(stock.id, pile[:-1], None), (r.hand.id, add(state.hand(me), [pile[-1]]), None)])
+        if _enough(state, r, decl):
+            break
+    state = flow.after_draw(state.replace(phase=decl.then))
+    if decl.then == END_TURN and not state.over:
+        return flow.end_turn(state)
+    return state
+
+
 def _instead(state: State, r: Rules, decl: MoveDecl) -> Refusal | None:
     """`instead_of: MOVE`: the draw is for a player who cannot make that move now."""
     trace.rest(r.clause(f"moves.{decl.id}.instead_of"), "whether a player who can play may draw instead")
@@ -198,12 +243,16 @@ class Draw(Mechanic):
         "take_from": {"const": "top"},
         "instead_of": _PILE,
         "to": _PILE,
+        "until": {"$ref": "#/$defs/expr"},
+        "up_to": {"oneOf": [{"type": "integer", "minimum": 0}, {"$ref": "#/$defs/expr"}]},
     }
     restrictions = {
         "cost": "the move costs nothing",
         "needs": "the move needs nothing beyond the cards it takes",
         "units": "the move takes one unit of cards",
         "instead_of": "a player may draw even when another move is possible",
+        "until": "the move takes its units and stops",
+        "up_to": "the move takes its units and stops",
     }
     questions = {"take_from": "which cards of a face-up pile does the move take, when it holds more than are taken?"}
     stage = 1
@@ -239,6 +288,12 @@ class Draw(Mechanic):
         for zid in (needs or {}):
             if zid != "per":
                 r.zone_field(f"{p}.needs", zid, ("pile",))
+        for key, want in (("until", "bool"), ("up_to", "int")):
+            if isinstance(m.f.get(key), str):
+                r.memo[("draw", m.id, key)] = r.expression(f"{p}.{key}", m.f[key], want=want)
+        if ("until" in m.f or "up_to" in m.f) and (m.f.get("units") or len(src or {}) != 1 or r.stock is None
+                                                   or r.stock.id not in (src or {})):
+            r.err(p, f"move {m.id!r}: a draw until or up to something takes one card at a time from the stock alone")
         if isinstance(m.f.get("to"), str):
             z = r.zone_field(f"{p}.to", m.f["to"], ("pile",))
             if z is not None and not z.each:
@@ -252,13 +307,27 @@ class Draw(Mechanic):
         return args.Nothing(next(iter(decl.f["from"])), "{mid} from the {zone}")
 
     def apply(self, state, r, decl, arg):
+        if "until" in decl.f or "up_to" in decl.f:
+            return draw_until(state, r, decl)
         if decl.f.get("units") is not None:
             return draw(state, r, decl, 1 if arg is None else arg, None)
         if any(r.zones[z].each for z in decl.f["from"]):
             return draw(state, r, decl, 1, arg)
         return draw(state, r, decl, 1, None)
 
+    def taken(self, state, r, decl, arg):
+        """The card the draw takes, where it can be seen: the top of the face-up pile."""
+        for zid in decl.f["from"]:
+            z = r.zones[zid]
+            if z.face == "up":
+                owner = arg if z.each and isinstance(arg, int) else None
+                pile = state.zone(zid, owner) if (owner is not None or not z.each) else ()
+                return (pile[-1],) if pile else ()
+        return ()
+
     def options(self, state, r, decl, offered):
+        if "until" in decl.f or "up_to" in decl.f:
+            return [] if isinstance(self.apply(state, r, decl, None), Refusal) else [None]
         io = decl.f.get("instead_of")
         if io is not None and any(x.id == io for x in offered):
             return []
