@@ -32,6 +32,10 @@ declares them) may let expressions see cards::
     count(ZONE, PRED)          the cards of a zone for which PRED holds; inside PRED the name
                                ``card`` is each card in turn (``count(hand, card.suit == "H")``)
     sum(ZONE, EXPR)            EXPR (an int) added up over the cards of a zone
+    count(c for c in ZONE if PRED), sum(EXPR for c in ZONE if PRED)
+                               the same with the element named as the writer likes, so that
+                               the move's own ``card`` can be compared with each one
+                               (``count(t for t in table if t.suit == card.suit)``)
 
 An attribute value has the type of its attribute (``suit``, ``rank``): it compares (``==``,
 ``!=``, and by the order the spec declares its values ``<`` ...) with values of the same
@@ -503,13 +507,16 @@ class _Compiler:
     def card_function(self, node: ast.Call, fname: str) -> Compiled:
         zones = self.functions[fname]
         want = 1 if fname in ("top", "first") else 2
+        gen = node.args[0] if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp) \
+            else None
+        if gen is not None and want == 2:
+            return self.over_cards(node, fname, zones, gen)
         arg = node.args[0] if node.args and not node.keywords else None
         if len(node.args) != want or not isinstance(arg, ast.Name):
             shape = "ZONE" if want == 1 else ("ZONE, CONDITION" if fname == "count" else "ZONE, NUMBER")
-            raise self.error(node, f"{fname}() takes {shape}: the zone one of {', '.join(sorted(zones)) or '(none)'}")
-        if arg.id not in zones:
-            raise self.error(arg, f"{fname}() of unknown zone '{arg.id}'; it takes one of "
-                             f"{', '.join(sorted(zones)) or '(none)'}")
+            raise self.error(node, f"{fname}() takes {shape}: the zone one of {', '.join(sorted(zones)) or '(none)'}"
+                             + ("" if want == 1 else f" (or {fname}(c for c in ZONE if CONDITION))"))
+        self.zone_arg(arg, fname, zones)
         col = self.col(node)
         if want == 1:
             key = f"{fname}({arg.id})"
@@ -521,34 +528,62 @@ class _Compiler:
                 except KeyError:
                     raise ExprError(f"'{key}' is missing from the environment", col) from None
             return "card", ev, (lambda e, z3: _z3val(z3, ev(e)))
-        key = f"cards({arg.id})"
+        if fname == "count":
+            return self.summed(node, fname, arg.id, "card", None, [node.args[1]])
+        return self.summed(node, fname, arg.id, "card", node.args[1], [])
+
+    def zone_arg(self, arg: ast.AST, fname: str, zones) -> None:
+        if not isinstance(arg, ast.Name) or arg.id not in zones:
+            shown = f"'{arg.id}'" if isinstance(arg, ast.Name) else "this"
+            raise self.error(arg, f"{fname}() of unknown zone {shown}; it takes one of "
+                             f"{', '.join(sorted(zones)) or '(none)'}")
+
+    def over_cards(self, node: ast.Call, fname: str, zones, gen: ast.GeneratorExp) -> Compiled:
+        """count(c for c in ZONE if CONDITION ...), sum(NUMBER for c in ZONE if ...): the
+        element named as the writer likes (so the move's own `card` stays in sight)."""
+        if len(gen.generators) != 1 or gen.generators[0].is_async or not isinstance(gen.generators[0].target, ast.Name):
+            raise self.error(gen, f"{fname}() goes over one zone: {fname}(c for c in ZONE if CONDITION)")
+        comp = gen.generators[0]
+        self.zone_arg(comp.iter, fname, zones)
+        name = comp.target.id
+        if fname == "count" and not (isinstance(gen.elt, ast.Name) and gen.elt.id == name):
+            raise self.error(gen.elt, f"count() counts the cards themselves: count({name} for {name} in "
+                             f"{comp.iter.id} if CONDITION)")
+        return self.summed(node, fname, comp.iter.id, name, None if fname == "count" else gen.elt, list(comp.ifs))
+
+    def summed(self, node: ast.Call, fname: str, zone: str, name: str, body, conds: list) -> Compiled:
+        key = f"cards({zone})"
         self.used.add(key)
-        self.scope.append("card")
+        col = self.col(node)
+        self.scope.append(name)
         try:
-            kind, pf, pz = self.compile(node.args[1])
+            tests = [self.typed(c, "bool") for c in conds]
+            value = self.typed(body, "int") if body is not None else None
         finally:
             self.scope.pop()
-        self.expect(node.args[1], kind, "bool" if fname == "count" else "int")
 
         def cards_of(e):
             try:
                 return e[key]
             except KeyError:
                 raise ExprError(f"'{key}' is missing from the environment", col) from None
-        if fname == "count":
-            def ev(e):
-                return sum(m for t, m in cards_of(e) if pf(_Overlay(e, "card", t)))
 
-            def zf(e, z3):
-                terms = [z3.If(pz(_Overlay(e, "card", t), z3), _z3val(z3, m), 0) for t, m in cards_of(e)]
-                return z3.Sum(terms) if terms else z3.IntVal(0)
-        else:
-            def ev(e):
-                return sum(m * pf(_Overlay(e, "card", t)) for t, m in cards_of(e))
+        def ev(e):
+            total = 0
+            for t, m in cards_of(e):
+                env = _Overlay(e, name, t)
+                if all(f(env) for f, _ in tests):
+                    total += m * (value[0](env) if value is not None else 1)
+            return total
 
-            def zf(e, z3):
-                terms = [_z3val(z3, m) * pz(_Overlay(e, "card", t), z3) for t, m in cards_of(e)]
-                return z3.Sum(terms) if terms else z3.IntVal(0)
+        def zf(e, z3):
+            terms = []
+            for t, m in cards_of(e):
+                env = _Overlay(e, name, t)
+                amount = _z3val(z3, m) * value[1](env, z3) if value is not None else _z3val(z3, m)
+                cond = z3.And([z(env, z3) for _, z in tests]) if tests else z3.BoolVal(True)
+                terms.append(z3.If(cond, amount, 0))
+            return z3.Sum(terms) if terms else z3.IntVal(0)
         return "int", ev, zf
 
 

@@ -491,6 +491,8 @@ def _compose_kernel(sch: dict) -> None:
     for zk in ZONE_KINDS.values():
         for field, sub in zk.fields.items():
             zone["properties"].setdefault(field, sub)
+        for key, sub in zk.keys.items():
+            sch["$defs"]["formal"].setdefault(key, sub)
 
 
 def formal_keys() -> tuple[str, ...]:

@@ -77,6 +77,8 @@ def refusal(state: State, r, decl, mech, arg) -> Refusal | None:
         for (var, domain), v in zip(f["choose"].items(), arg.values):
             if v not in choices(state, r, decl, var, domain):
                 return Refusal((r.clause(f"moves.{decl.id}.choose"),), f"{v!r} is not a {var} the move may name")
+        for var, v in zip(f["choose"], arg.values):      # the conditions read the values the move names
+            state = state.with_counter(var, v)
         arg = arg.arg
     card = subject(state, r, decl, mech, arg)
     extra = {"card": card} if card is not None else {}
@@ -205,7 +207,7 @@ class WithChoices(Arg):
             return f"{mid} {doc}"
         parts = [str(v) for k, v in doc.items() if k == self.name]
         named = ", ".join(f"{k} {v}" for k, v in doc.items() if k != self.name)
-        return f"{mid} {' '.join(parts)}".rstrip() + (f", naming {named}" if named else "")
+        return f"{mid} {' '.join(parts)}".rstrip() + (f": {named}" if named else "")
 
 
 class _NoArg(Arg):
@@ -228,7 +230,7 @@ def _arg_of(r, decl, mech) -> Arg:
     choose = decl.f.get("choose")
     if not choose:
         return base
-    if type(base).__name__ == "Nothing":
+    if base.kind in ("zone", "none"):          # a move with no argument of its own: only the values named
         base = _NoArg()
     named = [(var, choice_arg(r, decl, var, dom)) for var, dom in choose.items()]
     return WithChoices(base, base.name, named)

@@ -40,7 +40,21 @@ def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
             r.need("turn.after_shared_win", f"seats {won}, {', '.join(map(str, results[-1].also_out))} won")
         return won
     first = r.need("turn.first")
-    return next_seat(spec, dealer, n) if first == "left_of_dealer" else dealer
+    return dealer if first == "dealer" else next_seat(spec, dealer, n)
+
+
+def first_by_rule(state: State) -> State:
+    """`turn.first: {where: EXPR}`: the first seat from the dealer's left for whom EXPR
+    holds (the holder of a card, say) plays first."""
+    r = rules(state.spec)
+    trace.rest(r.clause("turn.first"), "who plays first", "deal")
+    seat = next_seat(state.spec, state.dealer, state.players)
+    for _ in range(state.players):
+        if evaluate(r.first_where, state, seat):
+            return state.replace(current=seat)
+        seat = next_seat(state.spec, seat, state.players)
+    raise Undecided("who plays first when the rule that names the first player fits nobody?", "turn.first",
+                    f"{r.get('turn.first.where')} holds for no seat")
 
 
 def next_dealer(spec, dealer: int, n: int) -> int:
@@ -97,6 +111,10 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
     if isinstance(each, str) and each in r.counters:     # each seat's own counter, as it stands now
         c = r.counters[each]
         sizes = {s: int(counters[c.index][s]) for s in range(n)}
+    elif each == "all":                                  # the whole deck, round the table (some get one more)
+        k = int(r.get("deal.face_up") or 0)
+        total = len(deck) - k
+        sizes = {s: total // n + (1 if i < total % n else 0) for i, s in enumerate(order)}
     else:                                                # a number, or an expression of players
         sizes = {s: r.deal_each(n, round_) for s in range(n)}
     need = sum(sizes.values())
@@ -137,6 +155,8 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
         for c in r.counters.values())
     st = State(seed, round_, dealer, first_player(spec, dealer, n, results), "", 0, n, tuple(zones), counters,
                inputs, 0, 0, results, (), spec)
+    if r.first_where is not None and not (results and r.get("turn.after_win") and results[-1].went_out is not None):
+        st = first_by_rule(st)
     if face_up and r.effects:
         st = _turned_up(st, face_up[-1])
     return start_turn(st)
@@ -163,9 +183,9 @@ def _turned_up(state: State, card: int) -> State:
 
 def first_player_after_reverse(state: State) -> int:
     r = rules(state.spec)
-    if r.need("turn.first") == "left_of_dealer":
-        return next_seat(state.spec, state.dealer, state.players, state.direction)
-    return state.dealer
+    if r.need("turn.first") == "dealer":
+        return state.dealer
+    return next_seat(state.spec, state.dealer, state.players, state.direction)
 
 
 # ---- turns --------------------------------------------------------------------------------

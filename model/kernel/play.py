@@ -8,6 +8,8 @@
   count(hand, card.suit == first(trick).suit) == 0"`). A card played may act (`effects`).
   With `then: end_turn` the turn ends (a player left with nothing goes out, unless
   `go_out.never`); otherwise the turn goes on in the phase `then` names.
+- `declare`: the mover names values (`choose`: a bid, a suit, a seat) and plays nothing;
+  `then` ends the turn or names the next phase.
 - `pass`: the turn ends and nothing is played (allowed when `only_if` says: `only_if:
   "not can(play)"`, say).
 
@@ -105,6 +107,30 @@ class Pass(Mechanic):
 
     def apply(self, state, r, decl, arg):
         return flow.end_turn(state)
+
+    def options(self, state, r, decl, offered):
+        return [None]
+
+
+@register
+class Declare(Mechanic):
+    name = "declare"
+    says = "the mover names values (a bid, a suit, a seat) and plays nothing"
+    fields = {}
+    stage = 5
+    no_move_undecided = True
+
+    def check(self, r, m, p):
+        if not m.f.get("choose"):
+            r.err(p, f"move {m.id!r} declares: choose says what it names ({{VARIABLE: DOMAIN}})")
+
+    def arg(self, r, decl):
+        return Nothing()
+
+    def apply(self, state, r, decl, arg):
+        if decl.then == END_TURN:
+            return flow.end_turn(state)
+        return state.replace(phase=decl.then)
 
     def options(self, state, r, decl, offered):
         return [None]

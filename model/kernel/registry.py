@@ -113,6 +113,7 @@ class ZoneKind:
     name = ""
     says = ""
     fields: Mapping[str, dict] = {}            # its own fields of the zone declaration (JSON Schema)
+    keys: Mapping[str, dict] = {}              # kernel keys of a clause this kind reads (JSON Schema)
     owners: tuple[str, ...] = ("each", "shared")
 
     def check(self, r, zid: str, z: Mapping) -> None:

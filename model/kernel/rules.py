@@ -233,6 +233,8 @@ class Rules:
             if stray:
                 self.err(f"zones.{zid}.{stray[0]}", f"zone {zid!r} ({kind}) has no field {stray[0]!r}; its fields: "
                          + ", ".join(("kind", "owner") + tuple(zk.fields)))
+            if owner not in zk.owners:
+                self.err(f"zones.{zid}.owner", f"zone {zid!r} is a {kind}: its owner is {' or '.join(zk.owners)}")
             zk.check(self, zid, z)
             self.zones[zid] = Zone(zid, kind, owner, z.get("face", "up"), cl, len(self.zones))
         # counters: numbers, or variables of another type
@@ -550,6 +552,9 @@ class Rules:
                 self.effect_exprs[(name, f"set.{var}")] = self.expression(f"effects.{name}.set.{var}", e,
                                                                           card=True, want=kind)
         self.turn_counters = [c for c in self.counters.values() if c.reset == "turn"]
+        first = self.get("turn.first")
+        self.first_where = (self.expression("turn.first.where", first.get("where"), want="bool")
+                            if isinstance(first, Mapping) else None)
         po = self.get("round_end.played_out") or {}
         self.played_out_when = self.expression("round_end.played_out.when_all", po.get("when_all"), want="bool")
         w = ge.get("winner")
@@ -557,7 +562,7 @@ class Rules:
                              if isinstance(w, Mapping) else None)
         each = self.get("deal.cards_each")
         self.cards_each = (self.expression("deal.cards_each", each)
-                           if isinstance(each, str) and each not in self.counters else None)
+                           if isinstance(each, str) and each not in self.counters and each != "all" else None)
         if (self.get("bonus") or {}).get("cards") is not None:
             self.expression("bonus.cards", self.get("bonus.cards"))
 
@@ -716,6 +721,8 @@ class Rules:
         each = self.need("deal.cards_each")
         if isinstance(each, str) and each in self.counters:     # a counter of each player: its value at the start
             return int(self.counters[each].start)
+        if each == "all":                                        # the whole deck: the fewest any seat gets
+            return (len(self.deck(players)) - int(self.get("deal.face_up") or 0)) // players
         if self.cards_each is None:
             return int(each)
         return int(self.cards_each.evaluate({"players": players, "round": round_}))

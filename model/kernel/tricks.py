@@ -34,6 +34,16 @@ class TrickZone(ZoneKind):
     name = "trick"
     says = "the cards played to the current trick, each with its player, in the order played"
     owners = ("shared",)
+    keys = {"tricks": {
+        "type": "object", "additionalProperties": False, "required": ["zone"],
+        "properties": {
+            "zone": {"$ref": "#/$defs/id"},
+            "size": {"oneOf": [{"type": "integer", "minimum": 1}, {"const": "players"}]},
+            "winner": {"type": "object", "additionalProperties": False,
+                       "properties": {"among": {"type": "array", "items": {"$ref": "#/$defs/expr"}},
+                                      "highest": {"$ref": "#/$defs/expr"}}},
+            "to": {"$ref": "#/$defs/id"},
+            "count": {"$ref": "#/$defs/id"}}}}
 
     def check_rules(self, r, zid):
         t = r.get("tricks") or {}

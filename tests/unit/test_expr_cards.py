@@ -58,6 +58,10 @@ def env(card="a3", top="b3", first="c5", hand=(("a1", 2), ("b4", 1), ("W", 1)), 
     ("sum(hand, card.value) == 1 + 1 + 4 + 20", True),
     ("count(hand, count(pile, card.rank == 3) > 0) == size(hand)", True),   # an inner card shadows
     ('count(hand, card.rank > "K") == 0', True),   # a wild has no rank: equal to no declared one
+    ("count(c for c in hand if c.suit == card.suit) == 2", True),   # the move's card beside each card
+    ("count(c for c in hand if c.rank > card.rank if c.natural) == 1", True),
+    ("sum(c.value for c in hand if not c.wild) == 6", True),
+    ("sum(c.value for c in hand) == sum(hand, card.value)", True),
 ])
 def test_card_expressions(text, want):
     e = p(text)
@@ -87,6 +91,9 @@ def test_kinds_and_names():
     ("sum(hand, card.wild)", 10, "type error"),
     ('card.suit in ("a", level)', 13, "literals naming a suit"),
     ("'a' == 1", 0, "only integer literals"),
+    ("count(c.rank for c in hand)", 6, "count() counts the cards themselves"),
+    ("count(c for c in hand for d in pile)", 5, "goes over one zone"),
+    ("count(c for c in nowhere)", 17, "unknown zone 'nowhere'"),
 ])
 def test_card_errors(text, col, fragment):
     with pytest.raises(ExprError) as info:
@@ -119,6 +126,7 @@ def _bools(draw, depth=2):
         f"{c}.suit == trump",
         f"count(hand, {draw(_pred())}) {draw(st.sampled_from(['>=', '==', '<']))} {draw(st.integers(0, 3))}",
         f"sum(hand, card.value) > {draw(st.integers(0, 30))}",
+        f"count(x for x in hand if x.{f} == {c}.{f}) {draw(st.sampled_from(['>=', '==']))} {draw(st.integers(0, 2))}",
     ]
     leaf = draw(st.sampled_from(leaves))
     if depth and draw(st.booleans()):
