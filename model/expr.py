@@ -263,7 +263,7 @@ class _Compiler:
         if type(v) not in (int, bool):
             what = {str: "a string", float: "a float"}.get(type(v), repr(v))
             hint = (" (a string names a card or an attribute's value, compared with a card or an attribute: "
-                    "card == \"SKIP\", card.suit == \"hearts\")") if self.cards is not None and type(v) is str else ""
+                    "card == \"SKIP\", card.ATTRIBUTE == \"VALUE\")") if self.cards is not None and type(v) is str else ""
             raise self.error(node, f"only integer literals and True/False are supported, not {what}{hint}")
         return ("bool" if type(v) is bool else "int"), (lambda e: v), (lambda e, z3: _z3val(z3, v))
 

@@ -70,9 +70,9 @@ def _enough(state: State, r: Rules, decl: MoveDecl) -> bool:
     if until is not None:
         trace.rest(r.clause(f"moves.{decl.id}.until"), f"when a {decl.id} stops")
         return bool(evaluate(r.memo[("draw", decl.id, "until")], state, state.current))
-    goal = decl.f.get("up_to")
+    want = decl.f.get("up_to")
     trace.rest(r.clause(f"moves.{decl.id}.up_to"), f"how many cards a {decl.id} brings the hand to")
-    want = goal if isinstance(goal, int) else int(evaluate(r.memo[("draw", decl.id, "up_to")], state, state.current))
+    want = want if isinstance(want, int) else int(evaluate(r.memo[("draw", decl.id, "up_to")], state, state.current))
     return sum(state.hand()) >= want
 
 

@@ -175,7 +175,7 @@ def _turned_up(state: State, card: int) -> State:
         first = first_player_after_reverse(st)
         st = st.replace(current=first)
     if pending.get("draw"):
-        st = draw_penalty(st, st.current, pending["draw"])
+        st = draw_forced(st, st.current, pending["draw"])
     for _ in range(pending.get("skip", 0)):
         st = st.replace(current=next_seat(st.spec, st.current, st.players, st.direction))
     return st
@@ -231,7 +231,7 @@ def end_turn(state: State) -> State:
     nxt = state.replace(**changes)
     if pending and not pending.get("again"):
         if pending.get("draw"):
-            nxt = draw_penalty(nxt, nxt.current, pending["draw"])
+            nxt = draw_forced(nxt, nxt.current, pending["draw"])
             if nxt.over or nxt.round != state.round:
                 return nxt
         for _ in range(pending.get("skip", 0)):
@@ -240,7 +240,7 @@ def end_turn(state: State) -> State:
     return check_stalled(nxt)
 
 
-def draw_penalty(state: State, seat: int, n: int) -> State:
+def draw_forced(state: State, seat: int, n: int) -> State:
     """A seat draws n cards from the stock (an effect: the next player draws N), the stock
     refilled or the round ended as the stock-empty rule says."""
     r = rules(state.spec)

@@ -115,7 +115,7 @@ class Pass(Mechanic):
 @register
 class Declare(Mechanic):
     name = "declare"
-    says = "the mover names values (a bid, a suit, a seat) and plays nothing"
+    says = "the mover names values (a number, a card attribute's value, a seat) and plays nothing"
     fields = {}
     stage = 5
     no_move_undecided = True
