@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KINDS = ("reading", "gap", "conflict", "claim", "translation", "what-if")
+KINDS = ("reading", "gap", "conflict", "claim", "translation", "what-if", "unformalised")
 DEFAULT_KINDS = KINDS           # what `rulings check GAME` runs: every kind (run.py says what what-if costs)
 
 

@@ -56,8 +56,14 @@ def _whatif(spec, bound, progress, whatif_seconds: float | None = 150.0, **where
     return whatif_findings(spec, seconds=whatif_seconds, progress=progress, **where)
 
 
+def _unformalised(spec, bound, progress):
+    from .unformalised import unformalised_findings
+
+    return unformalised_findings(spec)
+
+
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
-                               "translation": _translations, "what-if": _whatif}
+                               "translation": _translations, "what-if": _whatif, "unformalised": _unformalised}
 SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut into chunks (`chunks.py`)
 
 

@@ -49,6 +49,21 @@ class Clause:
     because: str | None = None
     formal: Mapping[str, Any] = field(default_factory=dict)
     line: int = 0
+    informal: Mapping[str, Any] | None = None     # {why, affects_play, covered_by}: stated in words only
+
+    @property
+    def has_formal(self) -> bool:
+        """Whether the clause says something the kernel, the deciders or the checks read:
+        formal content of its own, or readings that differ in formal content."""
+        if self.formal:
+            return True
+        contents = [dict(r.formal) for r in self.readings.values()]
+        return bool(contents) and any(c != contents[0] for c in contents)
+
+    @property
+    def unformalised(self) -> bool:
+        """A rule stated in words only that could change play and no other clause says."""
+        return bool(self.informal) and bool(self.informal.get("affects_play")) and not self.informal.get("covered_by")
 
     @property
     def basis(self) -> str:
@@ -333,8 +348,27 @@ class _Builder:
                              "saying why the adopted one is chosen", key=True)
             out[cid] = Clause(cid, raw["says"], tuple(raw.get("source") or ()), raw.get("assumption"),
                               raw.get("fact"), readings, adopted, raw.get("because"),
-                              {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0])
+                              {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0],
+                              raw.get("informal"))
+        self.check_prose(out)
         return out
+
+    def check_prose(self, clauses: Mapping[str, Clause]) -> None:
+        """No silent prose: a clause with no formal content (or readings that do not differ
+        in formal content) says why (`informal`); a formal clause does not claim to be informal."""
+        for cid, c in clauses.items():
+            if not c.has_formal and not c.informal:
+                what = ("its readings do not differ in formal content" if c.readings else "it has no formal content")
+                self.err(("clauses", cid), f"clause {cid!r}: {what}, so nothing plays it; give its rule formally, "
+                         "or declare it informal: {why: ..., affects_play: true or false, covered_by: [clauses "
+                         "that already say it]}", key=True)
+            elif c.has_formal and c.informal:
+                self.err(("clauses", cid, "informal"), f"clause {cid!r} has formal content and is declared "
+                         "informal: keep one", key=True)
+            for other in (c.informal or {}).get("covered_by") or ():
+                if other not in clauses:
+                    self.err(("clauses", cid, "informal", "covered_by"), f"clause {cid!r} is covered by "
+                             f"{other!r}, which is not a clause of the spec" + _did_you_mean(other, clauses))
 
     def check_citations(self) -> None:
         books = self.data["rulebooks"]

@@ -31,16 +31,19 @@ def games(as_json: bool, readings: bool):
         out.append({"game": s.game, "title": s.title, "summary": s.summary,
                     "players": [players.get("min"), players.get("max")],
                     "contracts": list(s.contracts), "clauses": len(s.clauses),
+                    "formal": sum(c.has_formal for c in s.clauses.values()),
+                    "unformalised": [c.id for c in s.clauses.values() if c.unformalised],
                     "readings": {c: {"adopted": s.chosen[c], "all": r} for c, r in s.reading_choices().items()}})
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
     for g in out:
         if "error" in g:
-            click.echo(f"{g['game']:10} (spec has errors)")
+            click.echo(f"{g['game']:16} (spec has errors)")
             continue
-        click.echo(f"{g['game']:10} {g['title']}: {g['summary']}; {g['players'][0]}-{g['players'][1]} players; "
-                   f"{g['clauses']} clauses; contracts: {', '.join(g['contracts'])}")
+        unf = f", {len(g['unformalised'])} unformalised" if g["unformalised"] else ""
+        click.echo(f"{g['game']:16} {g['title']}: {g['summary']}; {g['players'][0]}-{g['players'][1]} players; "
+                   f"{g['clauses']} clauses ({g['formal']} formal{unf}); contracts: {', '.join(g['contracts'])}")
         if readings:
             for c, r in g["readings"].items():
                 click.echo(f"    {c}: {', '.join(x + (' (adopted)' if x == r['adopted'] else '') for x in r['all'])}")
@@ -55,17 +58,20 @@ def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
     """Check spec files against the schema and their own references.
 
     With no FILE, checks every packaged spec. Each problem is printed as
-    FILE:LINE:COL: what is wrong. Exit 0 when all are sound, 1 when a spec has
-    problems, 2 when a FILE cannot be read (missing, a folder, unreadable).
+    FILE:LINE:COL: what is wrong. A sound spec's clauses that are stated in words only
+    (`informal`) are listed too, each at its place, those that could change play first:
+    they are not played. Exit 0 when all are sound, 1 when a spec has problems, 2 when a
+    FILE cannot be read (missing, a folder, unreadable).
 
     \b
     Example:  rulings validate spec/tick.yaml --rulebooks ../shared/rulebooks
     """
     targets = list(files) or packaged_games()
     errors = validate_specs(targets, rulebooks)
+    notes = [] if errors else informal_notes(targets, rulebooks)
     if as_json:
-        click.echo(json.dumps({"files": targets, "ok": not errors,
-                               "errors": [e.__dict__ for e in errors]}, indent=2))
+        click.echo(json.dumps({"files": targets, "ok": not errors, "errors": [e.__dict__ for e in errors],
+                               "informal": notes}, indent=2))
     else:
         for e in errors:
             if isinstance(e, FileProblem):
@@ -73,8 +79,27 @@ def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
             else:
                 click.echo(str(e))
         books = rulebooks_dir(rulebooks)
+        for n in notes:
+            how = ("could change play: not played" if n["affects_play"] and not n["covered_by"] else
+                   f"said formally by {', '.join(n['covered_by'])}" if n["covered_by"] else "does not change play")
+            click.echo(f"{n['file']}:{n['line']}:3: informal clause {n['clause']!r} ({how}): {n['why']}")
         if not errors:
             click.echo(f"ok: {', '.join(targets)}" + (f" (line counts checked against {books})" if books else ""))
     unreadable = any(isinstance(e, FileProblem) for e in errors)
     sys.exit(EXIT_USAGE if unreadable else EXIT_NO if errors else EXIT_OK)
 
+
+
+def informal_notes(targets, rulebooks) -> list[dict]:
+    """The clauses each sound spec states in words only: the ones that could change play
+    and that no other clause says first."""
+    out = []
+    for t in targets:
+        s = load(t, rulebooks=rulebooks)
+        for c in s.clauses.values():
+            if c.informal:
+                out.append({"file": s.file, "line": c.line, "clause": c.id, "why": " ".join(str(c.informal["why"]).split()),
+                            "affects_play": bool(c.informal["affects_play"]),
+                            "covered_by": list(c.informal.get("covered_by") or ())})
+    out.sort(key=lambda n: (not (n["affects_play"] and not n["covered_by"]), n["file"], n["line"]))
+    return out
