@@ -53,8 +53,18 @@ def context(request: Request, gid: str, **more) -> dict:
     readings = readings_of(request)
     spec = answers.load_game(g.where, readings, g.shown)
     zones = builder(spec)["zones"]
-    return {"g": g, "spec": spec, "readings": readings, "rq": reading_query(readings),
+    return {"g": g, "spec": spec, "readings": readings, "rq": reading_query(readings), "has_faq": has_faq(spec.game),
             "has_melds": bool(spec.meld_kinds), "has_table": any(z["kind"] == "table" for z in zones), **more}
+
+
+def has_faq(game: str) -> bool:
+    from ..checks.faq_questions import questions_path
+
+    try:
+        questions_path(game)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def cards_map(spec) -> dict[str, str]:
@@ -75,7 +85,10 @@ def page(request: Request, name: str, ctx: dict, status: int = 200, headers: dic
 def index(request: Request):
     from ..cli.specs import games_document
 
-    games = {d["game"]: d for d in games_document()}
+    from ..spec import load
+
+    games = {d["game"]: dict(d, has_faq=has_faq(d["game"]), has_melds="error" not in d and bool(load(d["game"]).meld_kinds))
+             for d in games_document()}
     return page(request, "index.html", {"games": games, "uploads": request.app.state.specs.all()[len(games):]})
 
 
