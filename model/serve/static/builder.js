@@ -186,6 +186,10 @@
       return;
     }
     var z = zoneOf(target), seat = seatOf(target), v = zoneValue(z, seat);
+    if (tok === "|") {                       // a new group, where groups are
+      if (z.kind === "melds" || z.kind === "table") { v.push([]); draw(); }
+      return;
+    }
     if (z.kind === "melds" || z.kind === "table") {
       if (!v.length) v.push([]);
       v[v.length - 1] = listOf(v[v.length - 1]).concat([tok]);
