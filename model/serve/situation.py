@@ -20,7 +20,7 @@ import zlib
 from typing import Any
 
 from ..checks.cards_svg import card_svg
-from ..spec import Spec
+from ..spec import Spec, derived
 from ..specfile import SpecErrors, parse_json
 
 KNOWN_KINDS = ("hand", "pile", "melds", "table", "layout", "board")
@@ -43,7 +43,11 @@ def merged(spec: Spec, key: str) -> dict:
 
 
 def builder(spec: Spec) -> dict:
-    """The builder's description of a game (JSON for the page's script)."""
+    """The builder's description of a game (JSON for the page's script), made once per spec."""
+    return derived(spec, "serve.builder", describe)
+
+
+def describe(spec: Spec) -> dict:
     zones = []
     for zid, z in merged(spec, "zones").items():
         kind = z.get("kind")
