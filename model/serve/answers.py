@@ -29,10 +29,33 @@ def scrub(text: str, where: str, shown: str) -> str:
     return text.replace(where, shown) if where != shown else text
 
 
+_specs: dict[tuple, Spec] = {}
+
+
+def _stamp(where: str):
+    from ..spec import spec_path
+
+    try:
+        st = spec_path(where).stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
+
+
 def load_game(where: str, readings: Mapping[str, str] | None, shown: str | None = None) -> Spec:
+    """The spec under these readings, loaded once per process while its file is unchanged
+    (a server answers many questions about the same few specs)."""
     shown = shown or where
     try:
-        return load(where, dict(readings or {}))
+        key = (where, _stamp(where))
+        base = _specs.get(key)
+        if base is None:
+            if len(_specs) > 64:
+                _specs.clear()
+            base = _specs[key] = load(where)
+        if not readings or all(base.chosen.get(c) == r for c, r in readings.items()):
+            return base
+        return base.with_readings(dict(readings))
     except ReadingError as e:
         raise Refused(scrub(str(e), where, shown)) from None
     except SpecErrors as e:
