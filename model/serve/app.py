@@ -68,7 +68,7 @@ def create_app(pools: Pools | None = None, specs: Specs | None = None, pool_spec
         app.state.specs = specs or Specs()
         app.state.jobs = Jobs(app.state.pools)
         if warm:
-            await app.state.pools.warm(answers.warm, "tick")
+            await app.state.pools.warm(answers.warm, app.state.specs.packaged[0])
         try:
             yield
         finally:
