@@ -5,10 +5,11 @@ and p99 latency of a meld query (`POST /api/meld`) and of a judged move (`POST
 The server is the command itself (`rulings serve --port 0`, default pools: two quick
 workers), started fresh and warmed (each question asked 20 times) before measuring. Each
 cell asks for `--seconds` (default 15). The questions vary (hands drawn from a seeded
-list, moves from several situations) so no answer is simply repeated. The machine's load
-(1-minute load average, from /proc/loadavg) is printed before and after each cell, and the
-CPU time the server and its workers used: on a machine shared with other work, the
-figures are only as good as the share it got.
+list, moves from several situations). The machine's load (1-minute load average, from
+/proc/loadavg) is printed before and after each cell, and the CPU time the server and its
+workers used, in all and per request: on a machine shared with other work the latencies
+are only as good as the share of the cores the server got, while the CPU time per request
+hardly depends on it.
 
 Goal on 2 cores (issue 29): meld p99 under 50 ms, judged move p99 under 200 ms at 8 clients.
 
@@ -117,7 +118,8 @@ async def cell(url: str, kind: str, clients: int, seconds: float, pid: int) -> d
     return {"query": kind, "clients": clients, "requests": n, "errors": errors,
             "per_second": round(n / wall, 1),
             "p50_ms": round(1000 * latencies[n // 2], 1), "p99_ms": round(1000 * latencies[min(n - 1, int(n * 0.99))], 1),
-            "server_cpu_s": round(cpu_seconds(pid) - cpu_before, 1), "load_before": load_before,
+            "server_cpu_s": round(cpu_seconds(pid) - cpu_before, 1),
+            "cpu_ms_per_request": round(1000 * (cpu_seconds(pid) - cpu_before) / max(n, 1), 1), "load_before": load_before,
             "load_after": loadavg()}
 
 
@@ -152,11 +154,12 @@ def main() -> None:
         print(json.dumps(info, indent=2))
         return
     print(f"rulings serve on loopback, {os.cpu_count()} cores; {a.seconds:g} s per cell")
-    print(f"{'query':8} {'clients':>7} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'server CPU s':>12}  "
-          f"load before -> after")
+    print(f"{'query':8} {'clients':>7} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'server CPU s':>12} "
+          f"{'CPU ms/req':>10}  load before -> after")
     for r in rows:
         print(f"{r['query']:8} {r['clients']:>7} {r['per_second']:>7} {r['p50_ms']:>8} {r['p99_ms']:>8} "
-              f"{r['errors']:>6} {r['server_cpu_s']:>12}  {r['load_before']:.1f} -> {r['load_after']:.1f}")
+              f"{r['errors']:>6} {r['server_cpu_s']:>12} {r['cpu_ms_per_request']:>10}  "
+              f"{r['load_before']:.1f} -> {r['load_after']:.1f}")
 
 
 if __name__ == "__main__":
