@@ -9,6 +9,7 @@ Nothing here knows HTTP.
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Mapping
 
@@ -30,6 +31,10 @@ def scrub(text: str, where: str, shown: str) -> str:
 
 
 _specs: dict[tuple, Spec] = {}
+# one spec built at a time in a process: the server's pages run in threads, and building a
+# spec parses its expressions, which Python's ast module does not do safely in several
+# threads at once (CPython 3.11: "AST constructor recursion depth mismatch")
+_loading = threading.RLock()
 
 
 def _stamp(where: str):
@@ -47,15 +52,16 @@ def load_game(where: str, readings: Mapping[str, str] | None, shown: str | None 
     (a server answers many questions about the same few specs)."""
     shown = shown or where
     try:
-        key = (where, _stamp(where))
-        base = _specs.get(key)
-        if base is None:
-            if len(_specs) > 64:
-                _specs.clear()
-            base = _specs[key] = load(where)
-        if not readings or all(base.chosen.get(c) == r for c, r in readings.items()):
-            return base
-        return base.with_readings(dict(readings))
+        with _loading:
+            key = (where, _stamp(where))
+            base = _specs.get(key)
+            if base is None:
+                if len(_specs) > 64:
+                    _specs.clear()
+                base = _specs[key] = load(where)
+            if not readings or all(base.chosen.get(c) == r for c, r in readings.items()):
+                return base
+            return base.with_readings(dict(readings))
     except ReadingError as e:
         raise Refused(scrub(str(e), where, shown)) from None
     except SpecErrors as e:

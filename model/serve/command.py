@@ -32,8 +32,10 @@ def serve(host: str, port: int):
         click.echo(f"rulings: serve needs the serve extra ({e.name or e} is missing): "
                    "pip install 'rulings[serve]'", err=True)
         sys.exit(2)
+    # keep-alive: a connection idle for 5 s (uvicorn's default) is closed by the server, and a
+    # request a client sends on it at that moment is lost; 30 s makes that rare
     config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, timeout_keep_alive=30)
     server = uvicorn.Server(config)
     original = server.startup
 

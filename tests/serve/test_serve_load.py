@@ -18,7 +18,7 @@ import pytest
 
 from rulings.serve.situation import encode
 
-pytestmark = pytest.mark.xdist_group("serve-live")
+pytestmark = pytest.mark.xdist_group("serve-load")
 
 CLIENTS = 50
 SECONDS = float(os.environ.get("SERVE_LOAD_SECONDS", "10"))
@@ -76,7 +76,8 @@ async def load(url: str, pid: int, seconds: float) -> dict:
     latencies: list[float] = []
     samples: list[tuple[float, int]] = []
     end = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    # a client lets a connection go after 10 s idle, before the server does (30 s)
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS, keepalive_expiry=10)
 
     async def one_client(k: int, client):
         nonlocal sent, answered
