@@ -20,12 +20,13 @@ def game_entry(s) -> dict:
             "readings": {c: {"adopted": s.chosen[c], "all": r} for c, r in s.reading_choices().items()}}
 
 
-def games_document() -> list[dict]:
-    """What `rulings games --json` prints: every packaged game, one entry each."""
+def games_document(loader=None) -> list[dict]:
+    """What `rulings games --json` prints: every packaged game, one entry each (each spec
+    read by `loader`, `rulings.spec.load` unless given: a server keeps the specs it read)."""
     out = []
     for name in packaged_games():
         try:
-            s = load(name)
+            s = (loader or load)(name)
         except SpecErrors as e:
             out.append({"game": name, "error": str(e)})
             continue

@@ -47,21 +47,28 @@ def _stamp(where: str):
         return None
 
 
+def spec_of(where: str, readings: Mapping[str, str] | None = None) -> Spec:
+    """`rulings.spec.load(where, readings)`, each spec built once per process while its
+    file is unchanged (a server answers many questions about the same few specs); the
+    same errors."""
+    with _loading:
+        key = (where, _stamp(where))
+        base = _specs.get(key)
+        if base is None:
+            if len(_specs) > 64:
+                _specs.clear()
+            base = _specs[key] = load(where)
+        if not readings or all(base.chosen.get(c) == r for c, r in readings.items()):
+            return base
+        return base.with_readings(dict(readings))
+
+
 def load_game(where: str, readings: Mapping[str, str] | None, shown: str | None = None) -> Spec:
-    """The spec under these readings, loaded once per process while its file is unchanged
-    (a server answers many questions about the same few specs)."""
+    """The spec under these readings (`spec_of`), its errors as `Refused` naming an
+    uploaded spec by its file's name."""
     shown = shown or where
     try:
-        with _loading:
-            key = (where, _stamp(where))
-            base = _specs.get(key)
-            if base is None:
-                if len(_specs) > 64:
-                    _specs.clear()
-                base = _specs[key] = load(where)
-            if not readings or all(base.chosen.get(c) == r for c, r in readings.items()):
-                return base
-            return base.with_readings(dict(readings))
+        return spec_of(where, readings)
     except ReadingError as e:
         raise Refused(scrub(str(e), where, shown)) from None
     except SpecErrors as e:

@@ -81,7 +81,7 @@ def games(request: Request) -> JSONResponse:
     """Every packaged game: title, summary, players, contracts, clause count, readings."""
     from ..cli.specs import games_document
 
-    return answered(games_document(), 0)
+    return answered(games_document(answers.spec_of), 0)
 
 
 @router.get("/games/{game}", summary="one game, as `rulings games --json` lists it")

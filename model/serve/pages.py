@@ -85,10 +85,9 @@ def page(request: Request, name: str, ctx: dict, status: int = 200, headers: dic
 def index(request: Request):
     from ..cli.specs import games_document
 
-    from ..spec import load
-
-    games = {d["game"]: dict(d, has_faq=has_faq(d["game"]), has_melds="error" not in d and bool(load(d["game"]).meld_kinds))
-             for d in games_document()}
+    games = {d["game"]: dict(d, has_faq=has_faq(d["game"]),
+                             has_melds="error" not in d and bool(answers.spec_of(d["game"]).meld_kinds))
+             for d in games_document(answers.spec_of)}
     return page(request, "index.html", {"games": games, "uploads": request.app.state.specs.all()[len(games):]})
 
 

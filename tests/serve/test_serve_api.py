@@ -226,7 +226,7 @@ def test_an_unknown_game_is_404(client):
 
 
 def test_a_bug_is_500_with_one_line(client, monkeypatch):
-    def boom():
+    def boom(*args):
         raise RuntimeError("planted\nacross lines")
 
     monkeypatch.setattr("rulings.cli.specs.games_document", boom)
