@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import answers
-from .specs import MAX_UPLOAD, UnknownGame
+from .specs import MAX_UPLOAD
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -181,4 +181,3 @@ async def upload(request: Request, name: str, data: bytes) -> tuple[dict, int]:
     return doc, code
 
 
-__all__ = ["router", "UnknownGame", "upload"]

@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -131,4 +131,4 @@ def create_app(pools: Pools | None = None, specs: Specs | None = None, pool_spec
     return app
 
 
-__all__ = ["create_app", "HTMLResponse"]
+__all__ = ["create_app"]

@@ -73,8 +73,10 @@ def stop_server(s: Served) -> int:
         pytest.fail("rulings serve did not stop within 30 s of Ctrl-C")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
+    """One server per test process (xdist may run other modules' tests between two of a
+    module's); stopped with Ctrl-C at the end, which must end it cleanly."""
     s = start_server({"RULINGS_RULEBOOKS": os.environ.get("RULINGS_RULEBOOKS", "")})
     yield s
     code = stop_server(s)

@@ -26,7 +26,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -115,7 +115,7 @@ class Desk:
         return self.el("#verdict").get_attribute("data-verdict")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def desk(browser, server):
     return Desk(browser, server.url)
 
