@@ -15,6 +15,7 @@ from .conform import conform, vectors
 from .faq import faq
 from .melds import lay, meld
 from .play import judge, simulate
+from ..serve.command import serve
 from .specs import games, validate
 from .table import play
 
@@ -41,7 +42,7 @@ def main(ctx: click.Context, debug: bool):
     ctx.meta["rulings.debug"] = debug
 
 
-for _command in (games, validate, meld, lay, play, check, judge, simulate, faq, vectors, conform):
+for _command in (games, validate, meld, lay, play, check, judge, simulate, faq, vectors, conform, serve):
     main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover

@@ -13,7 +13,7 @@ from ..specfile import SpecErrors, parse_json
 from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
 
 
-def _engine(name: str):
+def engine_module(name: str):
     if name == "reference":
         from .. import reference
 
@@ -23,27 +23,27 @@ def _engine(name: str):
     return z3melds
 
 
-class _BadQuery(ValueError):
+class BadQuery(ValueError):
     """A query this spec cannot answer: an unknown level, card, or more cards than the deck."""
 
 
-def _contract_of(spec: Spec, level: int | None, initial: bool):
+def contract_of(spec: Spec, level: int | None, initial: bool):
     if not spec.meld_kinds:
-        raise _BadQuery(f"{spec.game} has no melds: no clause of its spec defines a meld kind, so nothing is laid")
+        raise BadQuery(f"{spec.game} has no melds: no clause of its spec defines a meld kind, so nothing is laid")
     try:
         return spec.contract(level=level, initial=initial)
     except KeyError as e:
-        raise _BadQuery(str(e.args[0]) if e.args else str(e)) from None
+        raise BadQuery(str(e.args[0]) if e.args else str(e)) from None
 
 
 def _contract(spec: Spec, level: int | None, initial: bool):
     try:
-        return _contract_of(spec, level, initial)
-    except _BadQuery as e:
+        return contract_of(spec, level, initial)
+    except BadQuery as e:
         _fail(str(e))
 
 
-def _verdict_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
+def verdict_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
     types = spec.cards.types
     melds, wilds, kinds = [], {}, []
     for m_i, m in enumerate(v.melds):
@@ -89,32 +89,32 @@ def _print_rests_on(data: dict) -> None:
         click.echo("  rests on readings and assumptions: " + ", ".join(data["rests_on"]))
 
 
-def _hand_of(spec: Spec, cards) -> tuple:
+def hand_of(spec: Spec, cards) -> tuple:
     if not cards:
-        raise _BadQuery(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
+        raise BadQuery(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
     try:
         hand = spec.cards.hand_of(cards)
     except CardError as e:
-        raise _BadQuery(str(e)) from None
+        raise BadQuery(str(e)) from None
     deck = spec.deck()
     if any(deck):
         for t, (n, most) in enumerate(zip(hand, deck)):
             if n > most:
                 cid = spec.rule("pack")[0]
-                raise _BadQuery(f"{n} cards {spec.cards.types[t].token!r}, but the deck holds only {most} "
+                raise BadQuery(f"{n} cards {spec.cards.types[t].token!r}, but the deck holds only {most} "
                                 f"(clause {cid}: {spec.clauses[cid].says})")
     return hand
 
 
 def _hand(spec: Spec, cards: tuple[str, ...]):
     try:
-        return _hand_of(spec, cards)
-    except _BadQuery as e:
+        return hand_of(spec, cards)
+    except BadQuery as e:
         _fail(str(e))
 
 
-def _lay_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
-    data = _verdict_json(spec, contract, v, cards_in)
+def lay_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
+    data = verdict_json(spec, contract, v, cards_in)
     kept = sorted(v.kept, key=lambda t: -spec.cards.types[t].value)
     discard = spec.cards.types[kept[0]].token if kept else None
     return {"possible": v.legal, **{k: data[k] for k in ("game", "contract", "cards", "melds", "wilds", "meld_kinds")},
@@ -126,7 +126,7 @@ def _batch(spec: Spec, engine: str, source, answer) -> None:
     """Answer JSON lines from `source` (a path, or - for standard input), one JSON line out
     for each line in, in order: `answer(contract, hand, cards)`'s object, or an error
     object for a line that cannot be asked. Exit 0, or 2 if any line was bad."""
-    decider = _engine(engine)
+    decider = engine_module(engine)
     bad = 0
     try:
         stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open(source, "rb")
@@ -138,22 +138,22 @@ def _batch(spec: Spec, engine: str, source, answer) -> None:
                 continue
             try:
                 if isinstance(line, UnicodeDecodeError):
-                    raise _BadQuery(f"not UTF-8 text: byte 0x{line.object[line.start]:02x}")
+                    raise BadQuery(f"not UTF-8 text: byte 0x{line.object[line.start]:02x}")
                 try:
                     query = parse_json(line, f"line {number}")
                 except SpecErrors as e:
-                    raise _BadQuery(f"not JSON: {e.errors[0].message}") from None
+                    raise BadQuery(f"not JSON: {e.errors[0].message}") from None
                 if not isinstance(query, dict) or not isinstance(query.get("cards"), list) \
                         or not all(isinstance(c, str) for c in query["cards"]):
-                    raise _BadQuery('a line is an object with "cards" (a list of card tokens) and '
+                    raise BadQuery('a line is an object with "cards" (a list of card tokens) and '
                                     '"level" (a number) or "initial": true')
                 level, initial = query.get("level"), bool(query.get("initial", False))
                 if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
-                    raise _BadQuery(f'"level" must be a whole number, got {level!r}')
-                contract = _contract_of(spec, level, initial)
-                hand = _hand_of(spec, query["cards"])
+                    raise BadQuery(f'"level" must be a whole number, got {level!r}')
+                contract = contract_of(spec, level, initial)
+                hand = hand_of(spec, query["cards"])
                 out = answer(decider, contract, hand, query["cards"])
-            except _BadQuery as e:
+            except BadQuery as e:
                 bad += 1
                 out = {"error": str(e), "line": number}
             click.echo(json.dumps(out))
@@ -232,12 +232,12 @@ def meld(game, level, initial, readings, engine, as_json, batch, cards):
     spec = _load(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
-        _batch(spec, engine, batch, lambda d, c, h, cards: _verdict_json(spec, c, d.decide(spec, c, h), list(cards)))
+        _batch(spec, engine, batch, lambda d, c, h, cards: verdict_json(spec, c, d.decide(spec, c, h), list(cards)))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("deciding", as_json):
-        v = _engine(engine).decide(spec, contract, hand)
-    data = _verdict_json(spec, contract, v, list(cards))
+        v = engine_module(engine).decide(spec, contract, hand)
+    data = verdict_json(spec, contract, v, list(cards))
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:
@@ -275,12 +275,12 @@ def lay(game, level, initial, readings, engine, as_json, batch, cards):
     spec = _load(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
-        _batch(spec, engine, batch, lambda d, c, h, cards: _lay_json(spec, c, d.best_lay(spec, c, h), list(cards)))
+        _batch(spec, engine, batch, lambda d, c, h, cards: lay_json(spec, c, d.best_lay(spec, c, h), list(cards)))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("searching for the best lay-down", as_json):
-        v = _engine(engine).best_lay(spec, contract, hand)
-    data = _lay_json(spec, contract, v, list(cards))
+        v = engine_module(engine).best_lay(spec, contract, hand)
+    data = lay_json(spec, contract, v, list(cards))
     discard = data["discard"]
     if as_json:
         click.echo(json.dumps(data, indent=2))

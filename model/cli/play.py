@@ -13,6 +13,18 @@ from .scale import scale_options
 VERDICT_EXIT = {"legal": EXIT_OK, "illegal": EXIT_NO, "undecided": EXIT_UNDECIDED}
 
 
+def judgement_document(scen, j) -> dict:
+    """What `rulings judge --json` prints: the judgement, and whether the scenario's
+    `expect` block was met when it has one."""
+    from .. import scenario as sc
+
+    out = j.to_json()
+    if scen.expect:
+        differences = sc.check_expect(j, scen.expect)
+        out["expect"] = {"met": not differences, "differences": differences}
+    return out
+
+
 def _print_basis(data: dict) -> None:
     move = [b for b in data["rests_on"] if b["part"] == "move"]
     deal = [b for b in data["rests_on"] if b["part"] != "move"]
@@ -59,10 +71,8 @@ def judge(game, scenario_file, readings, as_json):
         j = sc.judge(scen)
     except sc.ScenarioError as e:
         _fail(f"{scenario_file}: the scenario cannot be judged:\n  " + "\n  ".join(e.problems))
-    out = j.to_json()
-    differences = sc.check_expect(j, scen.expect)
-    if scen.expect:
-        out["expect"] = {"met": not differences, "differences": differences}
+    out = judgement_document(scen, j)
+    differences = out["expect"]["differences"] if "expect" in out else []
     if as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         sys.exit(VERDICT_EXIT[j.verdict])

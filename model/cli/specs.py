@@ -11,6 +11,37 @@ from ..specfile import FileProblem
 from .common import EXIT_NO, EXIT_OK, EXIT_USAGE
 
 
+def game_entry(s) -> dict:
+    """One game as `rulings games --json` lists it."""
+    players = s.rule("players")[1] or {}
+    return {"game": s.game, "title": s.title, "summary": s.summary,
+            "players": [players.get("min"), players.get("max")],
+            "contracts": list(s.contracts), "clauses": len(s.clauses),
+            "formal": sum(c.has_formal for c in s.clauses.values()),
+            "unformalised": [c.id for c in s.clauses.values() if c.unformalised],
+            "readings": {c: {"adopted": s.chosen[c], "all": r} for c, r in s.reading_choices().items()}}
+
+
+def games_document(loader=None) -> list[dict]:
+    """What `rulings games --json` prints: every packaged game, one entry each (each spec
+    read by `loader`, `rulings.spec.load` unless given: a server keeps the specs it read)."""
+    out = []
+    for name in packaged_games():
+        try:
+            s = (loader or load)(name)
+        except SpecErrors as e:
+            out.append({"game": name, "error": str(e)})
+            continue
+        out.append(game_entry(s))
+    return out
+
+
+def validate_document(targets: list[str], errors, notes: list | None = None) -> dict:
+    """What `rulings validate --json` prints for these files, the problems found and the
+    clauses stated in words only (`informal_notes`)."""
+    return {"files": targets, "ok": not errors, "errors": [e.__dict__ for e in errors], "informal": notes or []}
+
+
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--readings", is_flag=True, help="Also list each clause's readings.")
@@ -20,20 +51,7 @@ def games(as_json: bool, readings: bool):
     \b
     Example:  rulings games --readings
     """
-    out = []
-    for name in packaged_games():
-        try:
-            s = load(name)
-        except SpecErrors as e:
-            out.append({"game": name, "error": str(e)})
-            continue
-        players = s.rule("players")[1] or {}
-        out.append({"game": s.game, "title": s.title, "summary": s.summary,
-                    "players": [players.get("min"), players.get("max")],
-                    "contracts": list(s.contracts), "clauses": len(s.clauses),
-                    "formal": sum(c.has_formal for c in s.clauses.values()),
-                    "unformalised": [c.id for c in s.clauses.values() if c.unformalised],
-                    "readings": {c: {"adopted": s.chosen[c], "all": r} for c, r in s.reading_choices().items()}})
+    out = games_document()
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
@@ -70,8 +88,7 @@ def validate(files: tuple[str, ...], rulebooks: str | None, as_json: bool):
     errors = validate_specs(targets, rulebooks)
     notes = [] if errors else informal_notes(targets, rulebooks)
     if as_json:
-        click.echo(json.dumps({"files": targets, "ok": not errors, "errors": [e.__dict__ for e in errors],
-                               "informal": notes}, indent=2))
+        click.echo(json.dumps(validate_document(targets, errors, notes), indent=2))
     else:
         for e in errors:
             if isinstance(e, FileProblem):

@@ -9,7 +9,7 @@ import click
 
 from ..cards import CardError
 from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, _fail, _load
-from .melds import _engine
+from .melds import BadQuery, engine_module
 
 NOTATION = ("Melds are separated by '|', cards by spaces or commas, in the game's card tokens "
             "(`rulings games` lists them), e.g. \"k7 k8 k9 | r5 o5 b5\".")
@@ -21,12 +21,12 @@ def _melds(spec, text: str, what: str) -> list[tuple]:
         tokens = part.replace(",", " ").split()
         if not tokens:
             if text.strip():
-                _fail(f"{what}: meld {i} is empty (melds are separated by '|')")
+                raise BadQuery(f"{what}: meld {i} is empty (melds are separated by '|')")
             continue
         try:
             out.append(spec.cards.hand_of(tokens))
         except CardError as e:
-            _fail(f"{what}, meld {i}: {e}")
+            raise BadQuery(f"{what}, meld {i}: {e}") from None
     return out
 
 
@@ -34,7 +34,7 @@ def _cards(spec, text: str, what: str) -> tuple:
     try:
         return spec.cards.hand_of(text.replace(",", " ").split())
     except CardError as e:
-        _fail(f"{what}: {e}")
+        raise BadQuery(f"{what}: {e}") from None
 
 
 def _total(spec, melds) -> tuple:
@@ -45,7 +45,7 @@ def _check_deck(spec, counts, what: str) -> None:
     deck = spec.deck()
     for t, (n, most) in enumerate(zip(counts, deck)):
         if any(deck) and n > most:
-            _fail(f"{what}: {n} cards {spec.cards.types[t].token!r}, but the deck holds only {most}")
+            raise BadQuery(f"{what}: {n} cards {spec.cards.types[t].token!r}, but the deck holds only {most}")
 
 
 def _meld_text(spec, m) -> str:
@@ -93,27 +93,61 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
       rulings play rummikub --table "k7 k8 k9" --hand "k10 k6" --new "k6 k7 k8 k9 k10"
       rulings play rummikub --table "k7 k8 k9" --hand "r10 r11 r12 o13 b13 k13" --initial
     """
+    engine_module(engine)
+    spec = _load(game, readings)
+    try:
+        data, code = table_document(spec, table_text, hand_text, new_text, initial, by, engine)
+    except BadQuery as e:
+        _fail(str(e))
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    elif new_text is not None:
+        click.echo(f"{spec.game}: {'LEGAL' if data['legal'] else 'ILLEGAL'}: the new table "
+                   + (f"adds {' '.join(data['placed']) or 'nothing'} from the hand" if data["legal"]
+                      else "is not a result of the turn"))
+        for w in data["why"]:
+            click.echo(f"  {w}")
+        for c in data["clauses"]:
+            click.echo(f"  {c['clause']} [{c['source']}]")
+    elif data["possible"] is None:
+        click.echo(f"{spec.game}: UNKNOWN: {data['note']}")
+    elif code == EXIT_NO:
+        click.echo(f"{spec.game}: nothing from the hand can be " + ("laid as the initial meld" if initial else
+                   "added to the table") + f" ({data['engine']})")
+    else:
+        unit = "card(s)" if by == "cards" else "points"
+        click.echo(f"{spec.game}: add {' '.join(data['placed'])} ({data['value']} {unit}; {data['engine']})")
+        click.echo("  new table:")
+        for m in data["new_table"]:
+            click.echo(f"    {m}")
+        click.echo(f"  kept: {' '.join(data['kept']) or 'nothing'}")
+    sys.exit(code)
+
+
+def table_document(spec, table_text: str, hand_text: str, new_text: str | None = None, initial: bool = False,
+                   by: str = "cards", engine: str = "z3") -> tuple[dict, int]:
+    """What `rulings play --json` prints for this question, and its exit code; BadQuery for
+    a question that cannot be asked (a card unknown, more cards than the deck, a table
+    that is not one of valid melds, a game with no shared table)."""
     from .. import rearrange as ra
 
-    _engine(engine)
-    spec = _load(game, readings)
     try:
         ra.table_contract(spec)
     except ra.RearrangeError as e:
-        _fail(str(e))
+        raise BadQuery(str(e)) from None
     old = _melds(spec, table_text, "--table")
     hand = _cards(spec, hand_text, "--hand")
     table = _total(spec, old)
     _check_deck(spec, tuple(x + y for x, y in zip(table, hand)), "--table and --hand together")
     bad = ra.judge(spec, old, tuple(0 for _ in hand), old)
     if not bad.legal:
-        _fail("--table is not a table of valid melds: " + "; ".join(bad.why))
+        raise BadQuery("--table is not a table of valid melds: " + "; ".join(bad.why))
     if new_text is not None:
-        _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"), as_json)
+        return _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"))
     try:
         p = ra.best(spec, table, hand, by, engine, initial)
     except ra.RearrangeError as e:
-        _fail(str(e))
+        raise BadQuery(str(e)) from None
     data = {"game": spec.game, "table": [spec.cards.tokens(m) for m in old], "hand": spec.cards.tokens(hand),
             "by": by, "possible": p.possible, "placed": spec.cards.tokens(p.placed) if p.possible else [],
             "value": p.value if p.possible else 0,
@@ -121,36 +155,13 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
             + ([_meld_text(spec, m) for m in p.melds] if p.possible else []),
             "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, p.placed))) if p.possible else
             spec.cards.tokens(hand), "engine": p.engine, **({"note": p.note} if p.note else {})}
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    elif p.possible is None:
-        click.echo(f"{spec.game}: UNKNOWN: {p.note}")
-    elif not p.possible or not any(p.placed):
-        click.echo(f"{spec.game}: nothing from the hand can be " + ("laid as the initial meld" if initial else
-                   "added to the table") + f" ({p.engine})")
-    else:
-        unit = "card(s)" if by == "cards" else "points"
-        click.echo(f"{spec.game}: add {' '.join(data['placed'])} ({p.value} {unit}; {p.engine})")
-        click.echo("  new table:")
-        for m in data["new_table"]:
-            click.echo(f"    {m}")
-        click.echo(f"  kept: {' '.join(data['kept']) or 'nothing'}")
     if p.possible is None:
-        sys.exit(EXIT_UNKNOWN)
-    sys.exit(EXIT_OK if p.possible and any(p.placed) else EXIT_NO)
+        return data, EXIT_UNKNOWN
+    return data, EXIT_OK if p.possible and any(p.placed) else EXIT_NO
 
 
-def _judge(spec, ra, old, hand, new, as_json) -> None:
+def _judge(spec, ra, old, hand, new) -> tuple[dict, int]:
     j = ra.judge(spec, old, hand, new)
     data = {"game": spec.game, "legal": j.legal, "placed": spec.cards.tokens(j.placed), "why": j.why,
             "clauses": [{"clause": c, "source": spec.source(c)} for c in j.clauses]}
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(f"{spec.game}: {'LEGAL' if j.legal else 'ILLEGAL'}: the new table "
-                   + (f"adds {' '.join(data['placed']) or 'nothing'} from the hand" if j.legal else "is not a result of the turn"))
-        for w in j.why:
-            click.echo(f"  {w}")
-        for c in data["clauses"]:
-            click.echo(f"  {c['clause']} [{c['source']}]")
-    sys.exit(EXIT_OK if j.legal else EXIT_NO)
+    return data, EXIT_OK if j.legal else EXIT_NO

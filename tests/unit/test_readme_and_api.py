@@ -63,4 +63,4 @@ def test_readme_states_every_exit_code():
     text = " ".join(README.read_text(encoding="utf-8").split())
     for code in EXIT_CODES:
         assert re.search(rf"\b{code} (yes|no|bad usage|the solver|the spec|the implementation|a bug)", text), code
-    assert "Every command but `faq` takes `--json`" in text
+    assert "Every command but `faq` and `serve` takes `--json`" in text

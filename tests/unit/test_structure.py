@@ -1,4 +1,5 @@
-"""The package structure holds: the CLI imports the model and the checks, never the reverse."""
+"""The package structure holds: the front ends (the CLI, and `rulings serve`, which answers
+with the CLI's own documents) import the model and the checks, never the reverse."""
 import ast
 from pathlib import Path
 
@@ -28,9 +29,33 @@ def test_the_checks_never_import_the_cli():
         assert not bad, f"{path.relative_to(ROOT)} imports the CLI ({', '.join(bad)}): the CLI imports the checks"
 
 
-def test_the_model_outside_the_cli_never_imports_it():
+FRONT_ENDS = ("cli", "serve")
+
+
+def test_the_model_outside_the_front_ends_never_imports_them():
     for path in sorted((ROOT / "model").rglob("*.py")):
-        if "cli" in path.relative_to(ROOT / "model").parts:
+        if set(FRONT_ENDS) & set(path.relative_to(ROOT / "model").parts):
             continue
-        bad = sorted(m for m in _imports(path) if m == "rulings.cli" or m.startswith("rulings.cli."))
-        assert not bad, f"{path.relative_to(ROOT)} imports the CLI ({', '.join(bad)})"
+        bad = sorted(m for m in _imports(path) if any(m == f"rulings.{f}" or m.startswith(f"rulings.{f}.")
+                                                      for f in FRONT_ENDS))
+        assert not bad, f"{path.relative_to(ROOT)} imports a front end ({', '.join(bad)})"
+
+
+def test_the_checks_never_import_the_server():
+    for path in sorted((ROOT / "checks").rglob("*.py")):
+        bad = sorted(m for m in _imports(path) if m == "rulings.serve" or m.startswith("rulings.serve."))
+        assert not bad, f"{path.relative_to(ROOT)} imports rulings.serve"
+
+
+def test_the_cli_reaches_the_server_only_through_its_command():
+    """`rulings serve` is registered with the CLI by `rulings.serve.command`, which imports
+    the server (FastAPI, uvicorn) only when run: every other command starts without it."""
+    for path in sorted((ROOT / "model" / "cli").rglob("*.py")):
+        serve = sorted(m for m in _imports(path) if m.startswith("rulings.serve"))
+        assert set(serve) <= {"rulings.serve.command", "rulings.serve.command.serve"}, (path, serve)
+    top = [m for m in _imports(ROOT / "model" / "serve" / "command.py") if m.startswith("rulings")]
+    assert sorted(top) in ([], ["rulings.serve.app", "rulings.serve.app.create_app"]), top
+    tree = ast.parse((ROOT / "model" / "serve" / "command.py").read_text(encoding="utf-8"))
+    assert not [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))
+                and any(a.name in ("uvicorn", "fastapi") or "app" in (getattr(n, "module", "") or "")
+                        for a in n.names)], "command.py imports the server at module level"
