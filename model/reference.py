@@ -565,8 +565,11 @@ class _LikeCards:
     def reading(self) -> tuple:
         """What `signature` reads of a hand: plans with the same reading give the same
         signature for every hand."""
-        return (tuple(self.specials), self.wild_get is not None, self.single_type_cells, self.n_nat,
-                tuple(map(tuple, self.cells)), tuple(sorted(self.nat_alone)))
+        found = self.__dict__.get("_reading")
+        if found is None:
+            found = self._reading = (tuple(self.specials), self.wild_get is not None, self.single_type_cells,
+                                     self.n_nat, tuple(map(tuple, self.cells)), tuple(sorted(self.nat_alone)))
+        return found
 
     def legal(self, hand) -> bool:
         return self.legal_sig(self.signature(hand))
@@ -764,9 +767,18 @@ def lay_down(spec, contract: Contract, hand, budget: int | None = None) -> list[
 
 def decide(spec, contract: Contract, hand) -> Verdict:
     hand = tuple(hand)
-    melds = lay_down(spec, contract, hand)
-    if melds is not None:
-        return Verdict(True, melds, engine="reference")
+    plan = _like(spec, contract)
+    if plan is not None:                      # lay_down's, the signature kept for the explanation
+        sig = plan.signature(hand)
+        if plan.legal_sig(sig):
+            return Verdict(True, _order(plan.melds(hand, sig)), engine="reference")
+        compiled = _explainer(spec, contract) if sig is not None else None
+        if compiled is not None:
+            return Verdict(False, violations=compiled.explain(hand, (plan.reading(), sig)), engine="reference")
+    else:
+        melds = lay_down(spec, contract, hand)
+        if melds is not None:
+            return Verdict(True, melds, engine="reference")
     return Verdict(False, violations=explain(spec, contract, hand), engine="reference")
 
 
@@ -845,8 +857,10 @@ class _Explainer:
             self.checks.append((cid, plan, group))
         self.memo: dict = {}
 
-    def explain(self, hand) -> list[Violation]:
-        sigs = tuple(plan.signature(hand) for plan in self.readers)
+    def explain(self, hand, known: tuple | None = None) -> list[Violation]:
+        """`known`: (a plan's reading, the hand's signature under it), if one is known."""
+        sigs = tuple(known[1] if known is not None and plan.reading() == known[0] else plan.signature(hand)
+                     for plan in self.readers)
         hit = self.memo.get(sigs)
         if hit is None:
             culprits = [cid for cid, plan, group in self.checks if plan.legal_sig(sigs[group])]

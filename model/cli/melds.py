@@ -183,7 +183,7 @@ def _batch(spec: Spec, engine: str, source, ask, render) -> None:
                 hand = _hand_of(spec, query["cards"], deck)
                 v = ask(decider, contract, hand)
                 if v.legal is False and not v.melds:
-                    key = (contract, tuple(v.violations), v.engine, v.note, v.kept, v.points)
+                    key = (id(contract), tuple(v.violations), v.engine, v.note, v.kept, v.points)   # contracts live in spec
                     text = refusals.get(key)
                     if text is None:
                         if len(refusals) > 10_000:
