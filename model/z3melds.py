@@ -345,9 +345,10 @@ class _Queries:
         that clause's constraints off.  The set found is the deletion's, whatever the
         solver was asked before, so the same hand gets the same answer alone or in a
         batch: Z3's cores (which depend on that history) only spare checks whose answer
-        they already give. A trial that holds an earlier unsat core is unsat; one whose
-        literals an earlier model made all true is sat (`first_core`: the core of the
-        check that confirmed the refusal with every literal)."""
+        they already give: a trial that holds an earlier unsat core is unsat (`first_core`:
+        the core of the check that confirmed the refusal with every literal). (A model of
+        a sat trial never answers a later one: it makes the literal let go false, as the
+        set kept is unsat, and every later trial holds that literal.)"""
         fixed = [b for b in base if b not in self.lit_clause]        # the hand and the mode
         order = list(self.contract.clauses)
         slots = {s.clause for s in self.contract.required}
@@ -361,7 +362,6 @@ class _Queries:
                                                   and not any(b.eq(x) for x in self.lits.values())], key=weight)
         ids = {b.get_id() for b in core}
         unsat_sets = [frozenset(b.get_id() for b in first_core if b.get_id() in ids)] if first_core else []
-        sat_sets: list[frozenset] = []
         self.s.set("timeout", SHRINK_TIMEOUT_MS)
         try:
             for b in list(core):
@@ -370,15 +370,9 @@ class _Queries:
                 if any(u <= tried for u in unsat_sets):
                     core = trial
                     continue
-                if any(tried <= m for m in sat_sets):
-                    continue
-                r = self.s.check(fixed + trial)
-                if r == z3.unsat:
+                if self.s.check(fixed + trial) == z3.unsat:
                     core = trial
                     unsat_sets.append(frozenset(c.get_id() for c in self.s.unsat_core() if c.get_id() in ids))
-                elif r == z3.sat:
-                    model = self.s.model()
-                    sat_sets.append(frozenset(c.get_id() for c in core if z3.is_true(model.eval(c, True))))
         finally:
             self.s.set("timeout", TIMEOUT_MS)
         order = list(self.contract.clauses)
