@@ -124,7 +124,20 @@ class Cards:
         return tuple(counts)
 
     def hand_of(self, tokens: Iterable[str]) -> "Hand":
-        return self.hand(self.parse(tokens))
+        """The hand these tokens name (as `hand(parse(tokens))`, a token written as its
+        card's own token looked up directly)."""
+        index = self.__dict__.get("_index")
+        if index is None:
+            lookup = self.by_token()
+            index = {t.token: t.index for t in self.types if lookup.get(t.token.upper()) is t}
+            self.__dict__["_index"] = index
+        counts = [0] * len(self.types)
+        for raw in tokens:
+            i = index.get(raw) if isinstance(raw, str) else None
+            if i is None:
+                i = self.parse([raw])[0].index
+            counts[i] += 1
+        return tuple(counts)
 
     def tokens(self, hand: "Hand") -> list[str]:
         return [self.types[i].token for i, n in enumerate(hand) for _ in range(n)]

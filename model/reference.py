@@ -43,9 +43,11 @@ class _Game:
         self.code = {t.index: {a: spec.cards.code(a, v) for a, v in t.attrs.items()} for t in self.types if t.natural}
         self.domain = {a: sorted(spec.cards.code(a, v) for v in vs) for a, vs in spec.cards.attributes.items()}
         self.compat: dict[tuple, list[int]] = {}     # fixed attribute codes -> natural types with them
+        self.compat_of: dict[tuple, list[int]] = {}  # (a kind's same attributes, a natural) -> those like it
         self.candidates: dict[tuple, list] = {}      # see _Search.melds
         self.plans: dict = {}                        # contract shape -> _LikeCards or None
         self.relaxed: dict = {}                      # (contract shape, clause) -> (spec, contract) or None
+        self.explainers: dict = {}                   # id(contract) -> (contract, _Explainer or None)
 
 
 def _game(spec) -> _Game:
@@ -60,10 +62,15 @@ def _sumset(options: list[Mapping[int, tuple]]) -> dict[int, tuple]:
     return acc
 
 
+class OverBudget(Exception):
+    """The search went past the work it was given (states searched): no answer."""
+
+
 class _Search:
     def __init__(self, spec, contract: Contract, hand: tuple, best: bool = False, first: bool = False,
-                 keep_at_most: tuple | None = None, score: str = "points"):
+                 keep_at_most: tuple | None = None, score: str = "points", budget: int | None = None):
         self.g = _game(spec)
+        self.budget = budget        # states the search may visit (None: no bound); OverBudget past it
         self.spec, self.contract, self.best = spec, contract, best
         self.first = first          # best mode: stop at the first lay-down found (whether any exists)
         self.cap = keep_at_most     # best mode: at most this many of each card type may stay in hand
@@ -191,8 +198,13 @@ class _Search:
         `first_wild`), as (naturals, wilds, stand-ins, meld numbers). Candidates depend only
         on the counts of the cards that could join the meld, so they are cached per game."""
         g = self.g
-        fixed = {a: g.code[first][a] for a in kind.same} if first is not None else {}
-        relevant = tuple(rem[t] for t in self.compatible(kind, fixed)) if first is not None else ()
+        if first is not None:
+            compat = g.compat_of.get((kind.same, first))
+            if compat is None:
+                compat = g.compat_of[kind.same, first] = self.compatible(kind, {a: g.code[first][a] for a in kind.same})
+            relevant = tuple([rem[t] for t in compat])
+        else:
+            relevant = ()
         key = (kind.id, slot.size, slot.exact, first, first_wild, relevant,
                tuple(rem[w] for w in g.wilds), self.need_points, self.need_fixed)
         found = g.candidates.get(key)
@@ -258,6 +270,10 @@ class _Search:
         key = (rem, req, used_vals, agg, kept, here)
         if key in self.memo:
             return self.memo[key]
+        if self.budget is not None:
+            if self.budget <= 0:
+                raise OverBudget
+            self.budget -= 1
         self.memo[key] = result = self._solve(rem, req, used_vals, agg, kept, here)
         return result
 
@@ -317,13 +333,16 @@ class _Search:
                     sub = self.solve(tuple(left), new_req, new_used, self.lay_agg(agg, kid, env), kept, here)
                     if sub is None:
                         continue
+                    if self.best:
+                        gain = (env["face_points"] if self.score == "points" else len(nats) + len(wilds)) + sub[0]
+                        if best is not None and gain <= best[0]:
+                            continue                   # not better: its meld need not be made
                     meld = PlacedMeld(kid, i is not None, tuple(nats + wilds),
                                       tuple((len(nats) + j, dict(g.types[t].attrs)) for j, t in enumerate(stand)),
                                       env["points"])
                     if not self.best:
                         return [meld] + sub
-                    gain = env["face_points"] if self.score == "points" else len(nats) + len(wilds)
-                    better((gain + sub[0], [meld] + sub[1], sub[2]))
+                    better((gain, [meld] + sub[1], sub[2]))
                     if self.first:
                         return best
         return best
@@ -427,6 +446,8 @@ class _LikeCards:
         self.witness_memo: dict = {}
         self.prefix_memo: dict = {}
         self.wcap = sum(n for t, n in enumerate(spec.deck()) if types[t].wild)   # the most wilds a deck holds
+        self.values = [t.value for t in types]
+        self.wilds_last_first = list(reversed(g.wilds))
 
     def _fits(self, slot):
         lo = max(1, self.kind.size_min)
@@ -541,8 +562,20 @@ class _LikeCards:
         cs = tuple(x for x in cells if x[0])
         return (tuple(x for x, _ in cs), tuple(y for _, y in cs), len(cells) - len(cs)), w
 
+    def reading(self) -> tuple:
+        """What `signature` reads of a hand: plans with the same reading give the same
+        signature for every hand."""
+        found = self.__dict__.get("_reading")
+        if found is None:
+            found = self._reading = (tuple(self.specials), self.wild_get is not None, self.single_type_cells,
+                                     self.n_nat, tuple(map(tuple, self.cells)), tuple(sorted(self.nat_alone)))
+        return found
+
     def legal(self, hand) -> bool:
-        sig = self.signature(hand)
+        return self.legal_sig(self.signature(hand))
+
+    def legal_sig(self, sig) -> bool:
+        """The verdict on a hand of this signature (`signature`)."""
         if sig is None:
             return False
         key, w = sig
@@ -642,33 +675,45 @@ class _LikeCards:
         self.witness_memo[sig] = out
         return out
 
-    def melds(self, hand) -> list[PlacedMeld]:
-        """A witness for a legal hand: the signature's choices given to its cells."""
-        g = _game(self.spec)
+    def melds(self, hand, sig=None) -> list[PlacedMeld]:
+        """A witness for a legal hand: the signature's choices given to its cells (`sig`:
+        the hand's signature, if known)."""
         types = self.spec.cards.types
-        sig = self.signature(hand)
-        cells = [([t for t in cell for _ in range(hand[t])], cell) for cell in self.cells]
-        cells.sort(key=lambda x: (len(x[0]), sum(t in self.nat_alone for t in x[0])))
-        seq = [x for x in cells if x[0]]
-        seq += [x for x in cells if not x[0]][:len(self._cells_of(sig[0])) - len(seq)]
-        wild_cards = [t for t in reversed(g.wilds) for _ in range(hand[t])]   # later wild types first, as the general search lays them
+        value = self.values
+        if sig is None:
+            sig = self.signature(hand)
+        alone = self.nat_alone
+        cells = []
+        for cell in self.cells:
+            nats = [cell[0]] * hand[cell[0]] if len(cell) == 1 else [t for t in cell for _ in range(hand[t])]
+            cells.append(((len(nats), sum(t in alone for t in nats) if alone else 0), nats, cell))
+        cells.sort(key=_first)                      # stable: cells of equal counts stay in their order
+        seq = [(nats, cell) for _, nats, cell in cells if nats]
+        seq += [(nats, cell) for _, nats, cell in cells if not nats][:len(self._cells_of(sig[0])) - len(seq)]
+        # later wild types first, as the general search lays them
+        wild_cards = [t for t in self.wilds_last_first for _ in range(hand[t])]
         out_req, out_extra = [], []
         for (nats, cell), (cc, plan) in zip(seq, self._choices(sig)):
-            nats = sorted(nats, key=lambda t: t in self.nat_alone)
+            if alone:
+                nats = sorted(nats, key=alone.__contains__)
             for t in nats[cc:]:
-                out_extra.append(PlacedMeld(self.alone[t][0], False, (t,), (), types[t].value))
+                out_extra.append(PlacedMeld(self.alone[t][0], False, (t,), (), value[t]))
             nats, stand = nats[:cc], cell[0]
             for grp, a, b in plan:
                 ns, nats = sorted(nats[:a]), nats[a:]
                 ws, wild_cards = wild_cards[:b], wild_cards[b:]
-                stands_for = tuple((a + p, dict(types[stand].attrs)) for p in range(b))
+                attrs = types[stand].attrs
+                stands_for = tuple((a + p, dict(attrs)) for p in range(b))
                 pm = PlacedMeld(self.kind.id, grp is not None, tuple(ns + sorted(ws)), stands_for,
-                                sum(types[t].value for t in ns) + b * types[stand].value)
+                                sum(value[t] for t in ns) + b * value[stand])
                 (out_req if grp is not None else out_extra).append(pm)
         for t in wild_cards:
             k, st = self.alone[t]
-            out_extra.append(PlacedMeld(k, False, (t,), ((0, dict(types[st].attrs)),), types[st].value))
+            out_extra.append(PlacedMeld(k, False, (t,), ((0, dict(types[st].attrs)),), value[st]))
         return out_req + out_extra
+
+
+_first = itemgetter(0)
 
 
 class _NotLike(Exception):
@@ -707,31 +752,59 @@ def _order(melds: list[PlacedMeld]) -> list[PlacedMeld]:
     return sorted(melds, key=lambda m: not m.required)
 
 
-def decide(spec, contract: Contract, hand) -> Verdict:
+def lay_down(spec, contract: Contract, hand, budget: int | None = None) -> list[PlacedMeld] | None:
+    """The melds that lay all these cards down under `contract` (required melds first),
+    or None when there are none; the same melds for the same cards, whatever was asked
+    before. `budget`: the states the general search may visit (OverBudget past it)."""
     hand = tuple(hand)
     plan = _like(spec, contract)
     if plan is not None:
-        if plan.legal(hand):
-            return Verdict(True, _order(plan.melds(hand)), engine="reference")
+        sig = plan.signature(hand)
+        return _order(plan.melds(hand, sig)) if plan.legal_sig(sig) else None
+    melds = _Search(spec, contract, hand, budget=budget).run()
+    return None if melds is None else _order(melds)
+
+
+def decide(spec, contract: Contract, hand) -> Verdict:
+    hand = tuple(hand)
+    plan = _like(spec, contract)
+    if plan is not None:                      # lay_down's, the signature kept for the explanation
+        sig = plan.signature(hand)
+        if plan.legal_sig(sig):
+            return Verdict(True, _order(plan.melds(hand, sig)), engine="reference")
+        compiled = _explainer(spec, contract) if sig is not None else None
+        if compiled is not None:
+            return Verdict(False, violations=compiled.explain(hand, (plan.reading(), sig)), engine="reference")
     else:
-        melds = _Search(spec, contract, hand).run()
+        melds = lay_down(spec, contract, hand)
         if melds is not None:
-            return Verdict(True, _order(melds), engine="reference")
+            return Verdict(True, melds, engine="reference")
     return Verdict(False, violations=explain(spec, contract, hand), engine="reference")
+
+
+def best_lay_down(spec, contract: Contract, hand, budget: int | None = None) -> Verdict | None:
+    """The lay-down of most face value keeping contract.keep cards (a legal Verdict with
+    no explanation), or None when there is none. `budget`: as for `lay_down`, for each
+    of the (at most two) searches."""
+    hand = tuple(hand)
+    if contract.extras and not contract.rules and \
+            _Search(spec, dataclasses.replace(contract, extras=()), hand, best=True, first=True,
+                    budget=budget).run() is None:
+        # Without rules over the whole lay-down, further melds are optional: a lay with them
+        # is a lay of the required melds alone with more cards kept. None of that: none at all.
+        return None
+    found = _Search(spec, contract, hand, best=True, budget=budget).run()
+    if found is None:
+        return None
+    points, melds, kept = found
+    return Verdict(True, _order(melds), engine="reference", kept=tuple(sorted(kept)), points=points)
 
 
 def best_lay(spec, contract: Contract, hand) -> Verdict:
     hand = tuple(hand)
-    if contract.extras and not contract.rules and \
-            _Search(spec, dataclasses.replace(contract, extras=()), hand, best=True, first=True).run() is None:
-        # Without rules over the whole lay-down, further melds are optional: a lay with them
-        # is a lay of the required melds alone with more cards kept. None of that: none at all.
-        found = None
-    else:
-        found = _Search(spec, contract, hand, best=True).run()
+    found = best_lay_down(spec, contract, hand)
     if found is not None:
-        points, melds, kept = found
-        return Verdict(True, _order(melds), engine="reference", kept=tuple(sorted(kept)), points=points)
+        return found
     return Verdict(False, violations=explain(spec, contract, hand, best=True), engine="reference")
 
 
@@ -743,6 +816,10 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
         cid = spec.rules("cards")[0][0]
         names = ", ".join(g.types[s].token for s in g.specials if hand[s])
         return [Violation(cid, spec.source(cid), f"{names} never goes into a meld")]
+    if not best:
+        compiled = _explainer(spec, contract)
+        if compiled is not None:
+            return compiled.explain(hand)
     culprits = []
     for cid, relaxed in _relaxations(spec, contract):
         if relaxed is None:
@@ -754,8 +831,66 @@ def explain(spec, contract: Contract, hand, best: bool = False) -> list[Violatio
             found = legal(s2, c2, hand)
         if found:
             culprits.append(cid)
+    return _violations(spec, contract, culprits)
+
+
+def _violations(spec, contract: Contract, culprits) -> list[Violation]:
     chosen = culprits or list(contract.clauses)
     return [Violation(cid, spec.source(cid), spec.says(cid)) for cid in chosen if cid in spec.clauses]
+
+
+class _Explainer:
+    """`explain` (not `best`) for one contract whose relaxed contracts are all decided per
+    cell (`_LikeCards`), compiled: the relaxed plans grouped by what they read of a hand
+    (one signature per group, see `_LikeCards.reading`), and the violations kept per
+    combination of signatures, on which they alone depend."""
+
+    def __init__(self, spec, contract: Contract, relaxed: list):
+        self.spec, self.contract = spec, contract
+        readings: dict = {}
+        self.checks = []                 # (clause, plan, index of its group)
+        self.readers = []                # a plan of each group
+        for cid, plan in relaxed:
+            group = readings.setdefault(plan.reading(), len(readings))
+            if group == len(self.readers):
+                self.readers.append(plan)
+            self.checks.append((cid, plan, group))
+        self.memo: dict = {}
+
+    def explain(self, hand, known: tuple | None = None) -> list[Violation]:
+        """`known`: (a plan's reading, the hand's signature under it), if one is known."""
+        sigs = tuple(known[1] if known is not None and plan.reading() == known[0] else plan.signature(hand)
+                     for plan in self.readers)
+        hit = self.memo.get(sigs)
+        if hit is None:
+            culprits = [cid for cid, plan, group in self.checks if plan.legal_sig(sigs[group])]
+            if len(self.memo) > 100_000:
+                self.memo.clear()
+            hit = self.memo[sigs] = tuple(_violations(self.spec, self.contract, culprits))
+        return list(hit)
+
+
+def _explainer(spec, contract: Contract) -> "_Explainer | None":
+    """The compiled explainer of this contract, or None where some relaxed contract needs
+    the general search (cached with the spec's tables, by contract identity)."""
+    g = _game(spec)
+    hit = g.explainers.get(id(contract))
+    if hit is not None and hit[0] is contract:
+        return hit[1]
+    relaxed = []
+    for cid, r in _relaxations(spec, contract):
+        if r is None:
+            continue
+        plan = _like(*r)
+        if plan is None:
+            relaxed = None
+            break
+        relaxed.append((cid, plan))
+    found = _Explainer(spec, contract, relaxed) if relaxed is not None else None
+    if len(g.explainers) > 4096:
+        g.explainers.clear()
+    g.explainers[id(contract)] = (contract, found)
+    return found
 
 
 def _relaxations(spec, contract: Contract) -> list[tuple]:

@@ -7,6 +7,7 @@ reading resolved to the adopted one unless the caller picks another.
 """
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 from dataclasses import dataclass, field
@@ -100,7 +101,10 @@ def spec_path(name_or_path: str) -> Path:
                             "(or give the path of a spec file)")
 
 
+@functools.lru_cache(maxsize=1)
 def _packaged_folder() -> Path:
+    """Where the packaged specs are (asked of importlib once: it costs a millisecond, and a
+    spec looked up again under other readings asks for it on every move of a traced game)."""
     return Path(str(resources.files("rulings.games")))
 
 

@@ -764,7 +764,8 @@ def parse_json(text: str, display: str) -> Any:
         return SpecErrors([SpecError(display, line, index - (text.rfind("\n", 0, index) + 1) + 1, message)])
 
     depth = 0
-    for m in _JSON_NESTING.finditer(text):
+    brackets = text.count("[") + text.count("{")     # at least the nesting: fewer than the bound need no scan
+    for m in _JSON_NESTING.finditer(text) if brackets > MAX_DEPTH else ():
         bracket = m.group()
         if bracket == "[" or bracket == "{":
             depth += 1

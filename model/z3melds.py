@@ -72,6 +72,7 @@ TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
 RLIMIT = 1_000_000_000       # per check, in Z3 resource units, where asked for (`for_position`): some 15 s loaded
 RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
+WITNESS_BUDGET = 200_000     # states the reference's search may visit for a witness shown (`_arranged`)
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over
 _NUMBERS = ("size", "naturals", "wilds", "points", "face_points")
@@ -193,9 +194,12 @@ class _Queries:
     def _unknown(self, what: str = "") -> Verdict:
         return Verdict(None, engine="z3", note=f"z3 could not decide{what}: {self.s.reason_unknown()}")
 
-    def decide(self, hand, explain: bool = True, witness: bool = True) -> Verdict:
+    def decide(self, hand, explain: bool = True, witness: bool | str = True) -> Verdict:
         """May all these cards be laid down together under the contract?  The witness (the
-        melds) is read back only with `witness`, the clauses against only with `explain`."""
+        melds) is given only with `witness`, the clauses against only with `explain`.
+        The melds shown are those of `_arranged` (the same for the same cards, whatever
+        this solver was asked before); `witness="model"` reads them from this solver's own
+        model instead (what the cross-checks hold to the rules)."""
         hand = tuple(hand)
         specials = [t.token for t in self.spec.cards.types if t.special and hand[t.index]]
         if specials:
@@ -205,15 +209,18 @@ class _Queries:
         base = self._hand(hand) + [self.all_laid]
         r = self._check(base)
         if r == z3.sat:
-            return Verdict(True, melds=self._fresh_witness(hand, None) if witness else [], engine="z3")
+            melds = (self._witness(self.s.model(), hand) if witness == "model"
+                     else self._arranged(hand, None) if witness else [])
+            return Verdict(True, melds=melds, engine="z3")
         if r == z3.unsat:
             return self._refused(hand, best=False, explain=explain)
         return self._unknown()
 
-    def best(self, hand) -> Verdict:
+    def best(self, hand, witness: str = "arranged") -> Verdict:
         """The legal lay-down of most face value that leaves contract.keep cards in hand: a
         descending search on "laid face value >= k", each bound an assumption literal; the
-        first bound tried is what the hand could reach at most, then halves of the gap."""
+        first bound tried is what the hand could reach at most, then halves of the gap.
+        The melds shown: as for `decide` (`witness="model"`: the last model's)."""
         hand = tuple(hand)
         base = self._hand(hand) + ([self.keep_lit] if self.keep_lit is not None else [])
         r = self._check(base)
@@ -245,7 +252,7 @@ class _Queries:
                 hi = k
             else:
                 return self._unknown(" the best lay-down")
-        melds = self._fresh_witness(hand, lo)
+        melds = self._witness(model, hand) if witness == "model" else self._arranged(hand, lo)
         left = list(hand)
         for i in (i for pm in melds for i in pm.cards):
             left[i] -= 1
@@ -255,12 +262,36 @@ class _Queries:
     def _witness(self, model, hand) -> list[PlacedMeld]:
         raise NotImplementedError
 
-    def _fresh_witness(self, hand, at_least: int | None) -> list[PlacedMeld]:
-        """The witness from a solver with no history (built anew, ~5 ms), so that the melds
-        shown depend on the question only, not on what this reused solver was asked before:
-        a batch answers each line as a single query does. `at_least`: the best lay-down's
-        face value (None: the whole hand laid, as `decide` asks)."""
-        fresh = build(self.spec, self.contract, self.N)
+    def _arranged(self, hand, at_least: int | None) -> list[PlacedMeld]:
+        """The melds shown with a legal answer: the reference
+        engine's arrangement of the cards (its search is deterministic, so the same cards
+        get the same melds alone or in a batch, whatever this reused solver was asked
+        before), which Z3's verdict confirms: the cards all lay down (`at_least` None, as
+        `decide` asks), or a lay-down of face value `at_least` is the best there is and
+        the reference's is one. Where the reference finds none within WITNESS_BUDGET
+        states of its search (or finds another value: the cross-checks hold that it does
+        not), the model of a solver built for the question in a Z3 context of its own
+        (nothing asked before it, term ids afresh; ~10 ms)."""
+        from . import reference
+
+        try:
+            if at_least is None:
+                melds = reference.lay_down(self.spec, self.contract, hand, budget=WITNESS_BUDGET)
+            else:
+                found = reference.best_lay_down(self.spec, self.contract, hand, budget=WITNESS_BUDGET)
+                melds = found.melds if found is not None and found.points == at_least else None
+            if melds is not None:
+                return melds
+        except reference.OverBudget:
+            pass
+        return self._own_witness(hand, at_least)
+
+    def _own_witness(self, hand, at_least: int | None) -> list[PlacedMeld]:
+        """The witness from a solver with no history: built anew in a context of its own."""
+        try:
+            fresh = MeldSolver(self.spec, self.contract, self.N, ctx=z3.Context())
+        except Unsupported:
+            fresh = build(self.spec, self.contract, self.N)
         base = fresh._hand(hand)
         if at_least is None:
             base.append(fresh.all_laid)
@@ -288,13 +319,14 @@ class _Queries:
     def _explain(self, hand, best: bool) -> list[Violation]:
         """The clauses that forbid the lay-down; empty when neither explainer confirmed the
         refusal (unknown within its time limit, or not unsat), which the verdict then says."""
-        for ex in (self._explainer(), self._fresh_explainer()):
+        for make in (self._explainer, self._fresh_explainer):    # the second only if the first fails
+            ex = make()
             if ex is None:
                 break
             base = ex._hand(hand) + ([ex.keep_lit] if best and ex.keep_lit is not None else [] if best
                                      else [ex.all_laid])
             if ex._check(base) == z3.unsat:
-                return ex._violations(base)
+                return ex._violations(base, ex.s.unsat_core())
         return []
 
     def _refused(self, hand, best: bool, explain: bool = True) -> Verdict:
@@ -304,15 +336,19 @@ class _Queries:
         return Verdict(False, violations=why, engine="z3",
                        note="" if why else "z3 could not name the clauses that forbid it (its explainer did not confirm the refusal)")
 
-    def _violations(self, base: list) -> list[Violation]:
+    def _violations(self, base: list, first_core=()) -> list[Violation]:
         """A minimal set of clauses that forbids the lay-down, rule clauses first.
 
         Found by deletion over every clause literal, in a fixed order (the meld kinds' own
         clauses first, what the contract asks for last, so it is kept where it alone
         suffices): a literal left out of the assumptions is free, so the solver may switch
-        that clause's constraints off.  Z3's own cores are not used: they depend on what
-        the solver was asked before, and the same hand must get the same answer alone or
-        in a batch."""
+        that clause's constraints off.  The set found is the deletion's, whatever the
+        solver was asked before, so the same hand gets the same answer alone or in a
+        batch: Z3's cores (which depend on that history) only spare checks whose answer
+        they already give: a trial that holds an earlier unsat core is unsat (`first_core`:
+        the core of the check that confirmed the refusal with every literal). (A model of
+        a sat trial never answers a later one: it makes the literal let go false, as the
+        set kept is unsat, and every later trial holds that literal.)"""
         fixed = [b for b in base if b not in self.lit_clause]        # the hand and the mode
         order = list(self.contract.clauses)
         slots = {s.clause for s in self.contract.required}
@@ -324,12 +360,19 @@ class _Queries:
 
         core = sorted(list(self.lits.values()) + [b for b in base if b in self.lit_clause
                                                   and not any(b.eq(x) for x in self.lits.values())], key=weight)
+        ids = {b.get_id() for b in core}
+        unsat_sets = [frozenset(b.get_id() for b in first_core if b.get_id() in ids)] if first_core else []
         self.s.set("timeout", SHRINK_TIMEOUT_MS)
         try:
             for b in list(core):
                 trial = [c for c in core if not c.eq(b)]
+                tried = frozenset(c.get_id() for c in trial)
+                if any(u <= tried for u in unsat_sets):
+                    core = trial
+                    continue
                 if self.s.check(fixed + trial) == z3.unsat:
                     core = trial
+                    unsat_sets.append(frozenset(c.get_id() for c in self.s.unsat_core() if c.get_id() in ids))
         finally:
             self.s.set("timeout", TIMEOUT_MS)
         order = list(self.contract.clauses)
@@ -1232,14 +1275,16 @@ def _shape(c: Contract) -> tuple:
 
 
 def decide(spec, contract: Contract, hand, *, reuse: bool = True, explain: bool = True,
-           witness: bool = True) -> Verdict:
+           witness: bool | str = True) -> Verdict:
     """May these cards ALL be laid down together this turn under `contract`?  With
     `explain=False` an illegal verdict comes without its (costlier) violations; with
-    `witness=False` a legal one without its melds."""
+    `witness=False` a legal one without its melds, with `witness="model"` with the melds
+    of Z3's own model (see `_Queries.decide`)."""
     solver = solver_for(spec, contract, hand) if reuse else build(spec, contract, _capacity(hand))
     return solver.decide(hand, explain, witness)
 
 
-def best_lay(spec, contract: Contract, hand) -> Verdict:
-    """The lay-down of most face value that keeps contract.keep cards in hand."""
-    return solver_for(spec, contract, hand).best(hand)
+def best_lay(spec, contract: Contract, hand, witness: str = "arranged") -> Verdict:
+    """The lay-down of most face value that keeps contract.keep cards in hand (`witness`:
+    see `_Queries.best`)."""
+    return solver_for(spec, contract, hand).best(hand, witness)

@@ -6,21 +6,50 @@ imports this package, so there is no cycle.
 """
 from __future__ import annotations
 
+import importlib
+from collections.abc import MutableMapping
+
 import click
 
-from .check import check
 from .common import (EXIT_BUG, EXIT_CODES, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE,  # noqa: F401  (re-exported)
                      READING_HELP, GuardedGroup)
-from .conform import conform, vectors
-from .faq import faq
-from .melds import lay, meld
-from .play import judge, simulate
-from ..serve.command import serve
-from .specs import games, validate
-from .table import play
+
+# each command and the module that holds it; a module is imported when its command is
+# run or listed (`rulings --help`), so one query loads only what it asks
+WHERE = {"games": "specs", "validate": "specs", "meld": "melds", "lay": "melds", "play": "table",
+         "check": "check", "judge": "play", "simulate": "play", "faq": "faq", "vectors": "conform",
+         "conform": "conform", "serve": "rulings.serve.command"}
 
 
-@click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(MutableMapping):
+    """The group's commands by name, each imported from its module when first asked for."""
+
+    def __init__(self, where: dict[str, str]):
+        self.where, self.loaded = dict(where), {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self.loaded:
+            where = self.where[name]       # a module of this package, or a whole module name
+            module = importlib.import_module(where if where.startswith("rulings.") else f"{__name__}.{where}")
+            self.loaded[name] = getattr(module, name)
+        return self.loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self.where.setdefault(name, "")
+        self.loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.where[name]
+        self.loaded.pop(name, None)
+
+    def __iter__(self):
+        return iter(self.where)
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+
+@click.group(cls=GuardedGroup, commands=Commands(WHERE), context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulings")
 @click.option("--debug", is_flag=True, envvar="RULINGS_DEBUG",
               help="Show the Python traceback of an unexpected error (a bug in rulings, exit 70).")
@@ -41,9 +70,6 @@ def main(ctx: click.Context, debug: bool):
     """
     ctx.meta["rulings.debug"] = debug
 
-
-for _command in (games, validate, meld, lay, play, check, judge, simulate, faq, vectors, conform, serve):
-    main.add_command(_command)
 
 if __name__ == "__main__":   # pragma: no cover
     main()

@@ -1,6 +1,7 @@
 """`rulings meld` and `rulings lay`: meld legality and the best lay-down, with evidence."""
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 
@@ -8,7 +9,7 @@ import click
 
 from ..cards import CardError
 from ..melds import Verdict
-from ..spec import Spec
+from ..spec import Spec, derived
 from ..specfile import SpecErrors, parse_json
 from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
 
@@ -43,6 +44,16 @@ def _contract(spec: Spec, level: int | None, initial: bool):
         _fail(str(e))
 
 
+def _rests_on(spec: Spec, contract) -> list[str]:
+    """The readings and assumptions an answer under `contract` rests on (read once per
+    spec and contract)."""
+    memo = derived(spec, "cli rests_on", lambda _: {})
+    hit = memo.get(contract.name)
+    if hit is None or hit[0] is not contract:
+        hit = memo[contract.name] = (contract, spec.assumptions(contract.clauses))
+    return list(hit[1])
+
+
 def verdict_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
     types = spec.cards.types
     melds, wilds, kinds = [], {}, []
@@ -63,7 +74,7 @@ def verdict_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
         "meld_kinds": kinds,
         "violations": [{"clause": x.clause, "source": x.source, "why": x.why} for x in v.violations],
         "engine": v.engine,
-        "rests_on": spec.assumptions(contract.clauses),
+        "rests_on": _rests_on(spec, contract),
         **({"note": v.note} if v.note else {}),
     }
 
@@ -89,14 +100,15 @@ def _print_rests_on(data: dict) -> None:
         click.echo("  rests on readings and assumptions: " + ", ".join(data["rests_on"]))
 
 
-def hand_of(spec: Spec, cards) -> tuple:
+def hand_of(spec: Spec, cards, deck: tuple | None = None) -> tuple:
+    """The hand these tokens name, within the deck (`deck`: spec.deck(), if known)."""
     if not cards:
         raise BadQuery(f"give the cards to check; accepted: {spec.cards.accepted_forms()}")
     try:
         hand = spec.cards.hand_of(cards)
     except CardError as e:
         raise BadQuery(str(e)) from None
-    deck = spec.deck()
+    deck = spec.deck() if deck is None else deck
     if any(deck):
         for t, (n, most) in enumerate(zip(hand, deck)):
             if n > most:
@@ -122,12 +134,21 @@ def lay_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
             **{k: data[k] for k in ("violations", "engine", "rests_on")}}
 
 
-def _batch(spec: Spec, engine: str, source, answer) -> None:
+def _batch(spec: Spec, engine: str, source, ask, render) -> None:
     """Answer JSON lines from `source` (a path, or - for standard input), one JSON line out
-    for each line in, in order: `answer(contract, hand, cards)`'s object, or an error
-    object for a line that cannot be asked. Exit 0, or 2 if any line was bad."""
+    for each line in, in order: `render(contract, ask(decider, contract, hand), cards)`, the
+    object --json prints for the same query alone, or an error object for a line that
+    cannot be asked. Exit 0, or 2 if any line was bad.
+
+    A refusal's object depends on the verdict and the cards only, so its text is made once
+    per contract and verdict and the cards written into it."""
     decider = engine_module(engine)
+    refusals: dict = {}         # (contract, verdict's evidence) -> the answer's text before and after the cards
     bad = 0
+    deck = spec.deck()
+    contracts: dict = {}        # (level, initial) -> the contract, or why there is none
+    out = sys.stdout
+    each_line = source == "-"   # answers to standard input go out line by line: a program may wait for each
     try:
         stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open(source, "rb")
     except OSError as e:
@@ -144,19 +165,41 @@ def _batch(spec: Spec, engine: str, source, answer) -> None:
                 except SpecErrors as e:
                     raise BadQuery(f"not JSON: {e.errors[0].message}") from None
                 if not isinstance(query, dict) or not isinstance(query.get("cards"), list) \
-                        or not all(isinstance(c, str) for c in query["cards"]):
+                        or not all(map(isinstance, query["cards"], itertools.repeat(str))):
                     raise BadQuery('a line is an object with "cards" (a list of card tokens) and '
                                     '"level" (a number) or "initial": true')
                 level, initial = query.get("level"), bool(query.get("initial", False))
                 if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
                     raise BadQuery(f'"level" must be a whole number, got {level!r}')
-                contract = contract_of(spec, level, initial)
-                hand = hand_of(spec, query["cards"])
-                out = answer(decider, contract, hand, query["cards"])
+                contract = contracts.get((level, initial))
+                if contract is None:
+                    try:
+                        contract = contract_of(spec, level, initial)
+                    except BadQuery as e:
+                        contract = e
+                    contracts[level, initial] = contract
+                if isinstance(contract, BadQuery):
+                    raise contract
+                hand = hand_of(spec, query["cards"], deck)
+                v = ask(decider, contract, hand)
+                if v.legal is False and not v.melds:
+                    key = (id(contract), tuple(v.violations), v.engine, v.note, v.kept, v.points)   # contracts live in spec
+                    text = refusals.get(key)
+                    if text is None:
+                        if len(refusals) > 10_000:
+                            refusals.clear()
+                        before, _, after = json.dumps(render(contract, v, None)).partition('"cards": null')
+                        text = refusals[key] = (before + '"cards": ', after)
+                    text = text[0] + json.dumps(query["cards"]) + text[1]
+                else:
+                    text = json.dumps(render(contract, v, list(query["cards"])))
             except BadQuery as e:
                 bad += 1
-                out = {"error": str(e), "line": number}
-            click.echo(json.dumps(out))
+                text = json.dumps({"error": str(e), "line": number})
+            out.write(text + "\n")
+            if each_line:
+                out.flush()
+    out.flush()
     sys.exit(EXIT_USAGE if bad else EXIT_OK)
 
 
@@ -232,7 +275,8 @@ def meld(game, level, initial, readings, engine, as_json, batch, cards):
     spec = _load(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
-        _batch(spec, engine, batch, lambda d, c, h, cards: verdict_json(spec, c, d.decide(spec, c, h), list(cards)))
+        _batch(spec, engine, batch, lambda d, c, h: d.decide(spec, c, h),
+               lambda c, v, cards: verdict_json(spec, c, v, cards))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("deciding", as_json):
@@ -275,7 +319,8 @@ def lay(game, level, initial, readings, engine, as_json, batch, cards):
     spec = _load(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
-        _batch(spec, engine, batch, lambda d, c, h, cards: lay_json(spec, c, d.best_lay(spec, c, h), list(cards)))
+        _batch(spec, engine, batch, lambda d, c, h: d.best_lay(spec, c, h),
+               lambda c, v, cards: lay_json(spec, c, v, cards))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
     with _progress("searching for the best lay-down", as_json):

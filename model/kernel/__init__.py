@@ -7,16 +7,32 @@ a move, `legal_moves` lists what may be played. Every decision names the clause 
 it; where no clause decides, `Undecided` names the question. `docs/kernel.md` is the
 vocabulary; nothing in this package is named after a game.
 """
-from . import mechanics  # noqa: F401  (registers every mechanic and zone kind)
-from .flow import check_stalled, end_round, level_scores, new_game, stalled
-from .lay import laid_values, lay_options
-from .moves import Move, apply, apply_traced, legal_moves, new_game_traced
-from .rules import KernelError, Rules, Undecided, rules
-from .state import OVER, Refusal, RoundResult, State, add, cards_of, counts, remove
-from .trace import Basis, alt_spec, traced
-from .registry import MECHANICS, ZONE_KINDS
+import importlib
 
-__all__ = ["Basis", "KernelError", "MECHANICS", "ZONE_KINDS", "Move", "OVER", "Refusal", "RoundResult", "Rules", "State",
-           "Undecided", "add", "alt_spec", "apply", "apply_traced", "cards_of", "check_stalled", "counts",
-           "end_round", "laid_values", "lay_options", "legal_moves", "level_scores", "new_game",
-           "new_game_traced", "remove", "rules", "stalled", "traced"]
+# loading a spec needs the rules alone (a spec the kernel cannot play is a spec error); the
+# function `rules` is bound here, over the submodule of that name
+from .rules import KernelError, Rules, Undecided, rules
+
+# the other names and the modules of this package that hold them, each imported when first
+# asked for: a one-off query should not pay for the whole kernel
+_WHERE = {"check_stalled": "flow", "end_round": "flow", "level_scores": "flow", "new_game": "flow",
+          "stalled": "flow", "laid_values": "lay", "lay_options": "lay", "Move": "moves", "apply": "moves",
+          "apply_traced": "moves", "legal_moves": "moves", "new_game_traced": "moves", "OVER": "state",
+          "Refusal": "state", "RoundResult": "state", "State": "state", "add": "state", "cards_of": "state",
+          "counts": "state", "remove": "state", "Basis": "trace", "alt_spec": "trace", "traced": "trace",
+          "MECHANICS": "vocabulary"}
+
+__all__ = sorted([*_WHERE, "KernelError", "Rules", "Undecided", "rules"])
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

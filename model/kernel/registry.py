@@ -14,10 +14,55 @@ modules register themselves when imported; a new mechanic is a new module there.
 """
 from __future__ import annotations
 
+import importlib
 from typing import Any, Iterable, Mapping
 
-MECHANICS: dict[str, "Mechanic"] = {}
-ZONE_KINDS: dict[str, "ZoneKind"] = {}
+class _Registered(dict):
+    """The mechanics or zone kinds by name; reading it loads the modules that register them
+    (`rulings.kernel.mechanics`) the first time, whatever part of the kernel was imported."""
+
+    def _load(self):
+        global _loaded
+        if not _loaded:
+            _loaded = True
+            importlib.import_module("rulings.kernel.mechanics")
+
+    def __getitem__(self, k):
+        self._load()
+        return dict.__getitem__(self, k)
+
+    def get(self, k, default=None):
+        self._load()
+        return dict.get(self, k, default)
+
+    def __contains__(self, k):
+        self._load()
+        return dict.__contains__(self, k)
+
+    def __iter__(self):
+        self._load()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._load()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._load()
+        return dict.keys(self)
+
+    def values(self):
+        self._load()
+        return dict.values(self)
+
+    def items(self):
+        self._load()
+        return dict.items(self)
+
+
+_loaded = False
+MECHANICS: dict[str, "Mechanic"] = _Registered()
+ZONE_KINDS: dict[str, "ZoneKind"] = _Registered()
 FUNCTIONS_OF_MOVES: dict = {}     # expression functions of a move's id (can(MOVE)) -> getter maker
 
 
@@ -177,9 +222,9 @@ def register(cls):
     """Class decorator: make one instance of a Mechanic or ZoneKind known by its name."""
     obj = cls()
     table = MECHANICS if isinstance(obj, Mechanic) else ZONE_KINDS
-    if obj.name in table:
+    if dict.__contains__(table, obj.name):
         raise ValueError(f"{obj.name!r} is registered twice")
-    table[obj.name] = obj
+    dict.__setitem__(table, obj.name, obj)
     return cls
 
 
@@ -191,5 +236,5 @@ def zone_kind(name: str) -> ZoneKind:
     return ZONE_KINDS[name]
 
 
-def mechanics_with(field: str) -> list[str]:
+def mechanics_with(field: str) -> list[str]:  # noqa: D103
     return [m.name for m in MECHANICS.values() if field in m.fields]

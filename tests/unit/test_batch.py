@@ -94,3 +94,35 @@ def test_batch_takes_no_cards_on_the_command_line():
 def test_batch_of_a_missing_file():
     result = invoke(["lay", "tick", "--batch", "/nonexistent/hands.jsonl"])
     assert result.exit_code == 2 and "cannot read" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["meld", "lay"])
+def test_z3_answers_do_not_depend_on_what_was_asked_before(command):
+    """The same lines in two orders, each batch in a process of its own: every line gets
+    the same answer (melds, wilds and clauses included) whatever was asked before it."""
+    import random
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    spec = SPECS["tick"]
+    rng = random.Random(28)
+    deck = [t.token for t in spec.cards.types for _ in range(spec.deck()[t.index])]
+    lines = [{"level": 1 + i % 8, "cards": rng.sample(deck, rng.randint(8, 13))} for i in range(24)]
+    lines += [{"level": 3, "cards": ["5", "5", "SW", "BW"]}, {"level": 3, "cards": ["5", "SW", "SW", "BW"]},
+              {"level": 1, "cards": "5 5 5 7 7 7 9 9 9 SW B".split()}]
+    order = list(range(len(lines)))
+    rng.shuffle(order)
+    script = Path(sys.executable).parent / "rulings"
+
+    def answers(which):
+        text = "".join(json.dumps(lines[i]) + "\n" for i in which)
+        out = subprocess.run([str(script), command, "tick", "--batch", "-"], input=text, capture_output=True,
+                             text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        return dict(zip(which, (json.loads(x) for x in out.stdout.splitlines())))
+
+    first, second = answers(range(len(lines))), answers(order)
+    assert first == second
+    assert any(a.get("legal", a.get("possible")) for a in first.values())
+    assert any(a.get("legal", a.get("possible")) is False for a in first.values())

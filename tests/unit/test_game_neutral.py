@@ -9,6 +9,7 @@ The code's identifiers and its strings, docstrings excepted, must use none of th
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -125,8 +126,18 @@ def texts(path: Path):
 
 
 def find(words: dict[str, str], text: str) -> list[str]:
+    """The game words in `text`, each as a whole word. One pattern of every word says
+    whether there is any (it matches where some word does, since alternatives are tried at
+    each place); only then is each word looked for on its own, to name them."""
     norm = text.lower().replace("-", "_")
+    if not _any_of(tuple(words)).search(norm):
+        return []
     return [w for w in words if re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", norm)]
+
+
+@functools.lru_cache(maxsize=4)
+def _any_of(words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, words))})(?![a-z0-9])")
 
 
 def test_the_game_words_are_known():

@@ -125,3 +125,34 @@ def test_explanations_reuse_the_relaxed_tables(tick):
     assert reference._relaxations(tick, contract) is first
     relaxed_specs = {id(r[0]) for _, r in first if r is not None}
     assert id(tick) in relaxed_specs           # a relaxation that keeps the meld kinds keeps the spec
+
+
+@pytest.mark.parametrize("game,choices", [
+    ("tick", {}), ("tick", {"wilds-alone": "into-sets"}), ("tick", {"level-sets-same-rank": "distinct"}),
+    ("level8", {}),
+])
+def test_the_compiled_explainer_names_the_clauses_the_relaxed_contracts_name(game, choices):
+    """An explanation compiled per contract (the relaxed plans grouped by what they read,
+    answers kept per signature) names what trying each relaxed contract on its own names,
+    hand by hand, and the same twice."""
+    import random
+
+    spec = load(game, choices)
+    rng = random.Random(5)
+    compiled = refused = 0
+    for name in sorted(spec.contracts):
+        contract = spec.contracts[name]
+        explainer = reference._explainer(spec, contract)
+        if explainer is None:
+            continue
+        compiled += 1
+        for hand in random_hands(spec, rng, 80):
+            if reference.legal(spec, contract, hand):
+                continue
+            refused += 1
+            one_by_one = [cid for cid, relaxed in reference._relaxations(spec, contract)
+                          if relaxed is not None and reference.legal(*relaxed, hand)]
+            expected = reference._violations(spec, contract, one_by_one)
+            assert explainer.explain(hand) == expected == reference.explain(spec, contract, hand), \
+                (name, spec.cards.tokens(hand))
+    assert compiled >= 2 and refused >= 20, (compiled, refused)

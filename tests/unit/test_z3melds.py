@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from rulings import z3melds
+from rulings import reference, z3melds
 from rulings.spec import load
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "spec"
@@ -25,6 +25,9 @@ def hand(spec, cards: str):
 
 
 def decide(spec, cards: str, level=None, initial=False, **kw):
+    """Z3's verdict, a legal one with the melds of Z3's own model (the melds a user is
+    shown are the reference's arrangement: `test_the_melds_shown_...` holds those)."""
+    kw.setdefault("witness", "model")
     return z3melds.decide(spec, spec.contract(level=level, initial=initial), hand(spec, cards), **kw)
 
 
@@ -244,7 +247,7 @@ def test_unknown_is_neither_legal_nor_illegal(tick, monkeypatch):
 
 def test_best_lay_keeps_the_card_that_cannot_be_laid(tick):
     h = hand(tick, "5 5 5 7 7 7 9")
-    v = z3melds.best_lay(tick, tick.contract(level=1), h)
+    v = z3melds.best_lay(tick, tick.contract(level=1), h, witness="model")
     assert v.legal and v.points == 15 + 30
     assert [tick.cards.types[t].token for t in v.kept] == ["9"]
     laid = list(h)
@@ -255,7 +258,7 @@ def test_best_lay_keeps_the_card_that_cannot_be_laid(tick):
 
 def test_best_lay_weighs_what_to_keep(tick):
     # all seven cannot go (one card must stay); 7 7 7 + 5 5 5 (45) beats 7 7 7 7 (40)
-    v = z3melds.best_lay(tick, tick.contract(level=1), hand(tick, "7 7 7 7 5 5 5"))
+    v = z3melds.best_lay(tick, tick.contract(level=1), hand(tick, "7 7 7 7 5 5 5"), witness="model")
     assert v.legal and v.points == 45
     assert [tick.cards.types[t].token for t in v.kept] == ["7"]
 
@@ -334,14 +337,57 @@ def test_random_hands_give_sound_witnesses(game):
     legal = 0
     for i, counts in enumerate(palette_hands(spec, rng, 40, most=12)):
         contract = spec.contracts[sorted(spec.contracts)[i % len(spec.contracts)]]
-        v = z3melds.decide(spec, contract, tuple(counts))
+        v = z3melds.decide(spec, contract, tuple(counts), witness="model")
         assert v.legal is not None
         if v.legal:
             legal += 1
             check_lay(spec, contract, tuple(counts), v.melds)
+            shown = z3melds.decide(spec, contract, tuple(counts))
+            check_lay(spec, contract, tuple(counts), shown.melds)
+            assert shown.melds == reference.lay_down(spec, contract, tuple(counts))
         else:
             assert v.violations and all(x.clause in spec.clauses for x in v.violations)
     assert legal >= 3, legal
+
+
+def test_the_melds_shown_do_not_depend_on_what_the_solver_was_asked_before(tick):
+    """A legal answer shows the reference's arrangement (Z3's verdict confirms the cards
+    lay down): the same melds on a solver asked many questions before as on one built
+    for this question alone, and sound."""
+    import random
+
+    contract = tick.contract(level=3)
+    h = hand(tick, "5 5 5 SW 7 7 7 BW 9 9 9")
+    first = z3melds.decide(tick, contract, h, reuse=False)
+    for other in palette_hands(tick, random.Random(3), 30, most=12):
+        z3melds.decide(tick, contract, other)
+    again = z3melds.decide(tick, contract, h)
+    assert first.legal and again.melds == first.melds == reference.lay_down(tick, contract, h)
+    check_lay(tick, contract, h, again.melds)
+    best = z3melds.best_lay(tick, tick.contract(level=1), hand(tick, "7 7 7 7 5 5 5"))
+    assert best.melds == reference.best_lay(tick, tick.contract(level=1), hand(tick, "7 7 7 7 5 5 5")).melds
+
+
+def test_past_its_budget_the_reference_gives_way_to_a_solver_of_its_own(monkeypatch):
+    """Where the reference's search would take more than WITNESS_BUDGET states, the melds
+    come from a solver built for the question in a Z3 context of its own: sound, and the
+    same however the shared solver was used."""
+    import random
+
+    l8 = spec_or_skip("level8")
+    monkeypatch.setattr(z3melds, "WITNESS_BUDGET", 0)
+    rng = random.Random(4)
+    shown = 0
+    for i, counts in enumerate(palette_hands(l8, rng, 40, most=12)):
+        contract = l8.contracts[sorted(l8.contracts)[i % len(l8.contracts)]]
+        if reference._like(l8, contract) is not None:
+            continue                                  # decided per cell: no search to budget
+        v = z3melds.decide(l8, contract, counts)
+        if v.legal:
+            shown += 1
+            check_lay(l8, contract, counts, v.melds)
+            assert z3melds.decide(l8, contract, counts, reuse=False).melds == v.melds
+    assert shown >= 2, shown
 
 
 # ---- the two encodings and the two twins ---------------------------------------------------------
