@@ -28,7 +28,7 @@ from typing import Mapping, NamedTuple
 
 from .. import lines as L
 from . import args, flow, trace
-from .registry import Arg, Mechanic, ZoneKind, register, whole
+from .registry import Arg, Mechanic, ZoneKind, need_hand, register, whole
 from .rules import Move as MoveDecl, Rules, Undecided, rules
 from .state import Refusal, State, add, remove
 
@@ -404,6 +404,7 @@ class _BoardMove(Mechanic):
     no_move_undecided = True
 
     def check(self, r, m, p):
+        need_hand(r, m, p)
         check(r, m, p)
 
 

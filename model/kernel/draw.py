@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from . import args, flow, trace
-from .registry import Mechanic, mechanic, register
+from .registry import Mechanic, mechanic, need_hand, register
 from .rules import Move as MoveDecl, Rules
 from .vocabulary import END_TURN
 from .state import Refusal, State, add
@@ -288,6 +288,8 @@ class Draw(Mechanic):
         for zid in (needs or {}):
             if zid != "per":
                 r.zone_field(f"{p}.needs", zid, ("pile",))
+        if "to" not in m.f:
+            need_hand(r, m, p)
         for key, want in (("until", "bool"), ("up_to", "int")):
             if isinstance(m.f.get(key), str):
                 r.memo[("draw", m.id, key)] = r.expression(f"{p}.{key}", m.f[key], want=want)

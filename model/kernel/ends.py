@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import args, flow, trace
 from .env import evaluate
-from .registry import Mechanic, register
+from .registry import Mechanic, need_hand, register
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, add, remove
 
@@ -135,6 +135,8 @@ class Discard(Mechanic):
     def check(self, r, m, p):
         r.zone_field(f"{p}.to", m.f.get("to"), ("pile",))
         _check_tokens(r, m, p, "except")
+        if "from" not in m.f:
+            need_hand(r, m, p)
         if isinstance(m.f.get("from"), str):
             z = r.zone_field(f"{p}.from", m.f["from"], ("pile",))
             if z is not None and not z.each:
@@ -167,6 +169,7 @@ class Give(Mechanic):
     ends_turn = True
 
     def check(self, r, m, p):
+        need_hand(r, m, p)
         r.zone_field(f"{p}.to", m.f.get("to"), ("pile", "hand"))
         card = m.f.get("card")
         if card is None or str(card).upper() not in r.spec.cards.by_token():

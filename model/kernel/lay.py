@@ -23,7 +23,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from .. import reference
 from . import args, flow, trace
-from .registry import Arg, Mechanic, ZoneKind, cards_tuple, register, whole
+from .registry import Arg, Mechanic, ZoneKind, cards_tuple, need_hand, register, whole
 from .rules import Move as MoveDecl, Rules, rules
 from .state import Refusal, State, cards_of, counts, remove
 
@@ -431,6 +431,7 @@ class OntoArg(Arg):
 
 
 def _check_held_to(r, m, p: str) -> None:
+    need_hand(r, m, p)
     z = r.zone_field(f"{p}.to", m.f.get("to"), ("melds",))
     if z is not None and not z.each:
         r.err(f"{p}.to", f"move {m.id!r}: laying onto a shared table is not part of the kernel yet")

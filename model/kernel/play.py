@@ -19,7 +19,7 @@ the mover could make that move now.
 from __future__ import annotations
 
 from . import args, flow, tricks
-from .registry import Arg, Mechanic, register, whole
+from .registry import Arg, Mechanic, need_hand, register, whole
 from .state import Refusal, State, remove
 from .vocabulary import END_TURN
 
@@ -34,8 +34,7 @@ class Play(Mechanic):
 
     def check(self, r, m, p):
         r.zone_field(f"{p}.to", m.f.get("to"), ("pile", "trick"))
-        if r.hand is None:
-            r.err(p, f"move {m.id!r} plays a card from the hand, and the game has no hand zone")
+        need_hand(r, m, p)
 
     def arg(self, r, decl):
         return args.Card()

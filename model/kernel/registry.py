@@ -218,6 +218,12 @@ class ZoneKind:
         return {}
 
 
+def need_hand(r, m, p: str) -> None:
+    """A move that takes cards from the hand or into it needs the game to have hands."""
+    if r.hand is None:
+        r.err(p, f"move {m.id!r} ({m.mechanic}) moves cards of the hand, and no zone is a hand (kind: hand)")
+
+
 def register(cls):
     """Class decorator: make one instance of a Mechanic or ZoneKind known by its name."""
     obj = cls()

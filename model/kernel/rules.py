@@ -404,6 +404,17 @@ class Rules:
                          f"{room}")
         for z in self.zones.values():
             ZONE_KINDS[z.kind].check_rules(self, z.id)
+        _, pack = self.spec.rule("pack")
+        if isinstance(pack, Mapping):
+            counted = {**(pack.get("wilds") or {}), **(pack.get("specials") or {})}
+            for ct in self.spec.cards.types:
+                if not ct.natural and ct.token not in counted:
+                    self.err("pack", f"the pack gives no count of {ct.token}: how many does one pack hold? (0 if none)")
+        reached = {self.get("turn.starts_with")} | {m.then for m in self.moves.values()}
+        for p in self.phases.values():
+            if p.when is None and p.id not in reached:
+                self.err(f"phases.{p.id}", f"phase {p.id!r} is never reached: turns do not start in it, no move leads "
+                         "to it, and it has no when")
         starts = self.get("turn.starts_with")
         if starts is not None and starts not in self.phases:
             self.err("turn.starts_with", f"turns start with phase {starts!r}, which no clause declares")

@@ -418,6 +418,11 @@ class Rearrange(Mechanic):
             r.err(f"{p}.tally", f"move {m.id!r} tallies into {tally!r}, which is not a counter of each player")
         if "any" not in r.spec.contracts:
             r.err(p, f"move {m.id!r} rearranges a table of free melds: no clause gives further melds")
+        else:
+            try:
+                ra.table_contract(r.spec)
+            except ra.RearrangeError as e:
+                r.err(p, f"move {m.id!r} rearranges a table: {e}")
 
     def arg(self, r, decl):
         return NewTable()
