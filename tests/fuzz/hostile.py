@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import strategies as st
 
-from rulings.cli import EXIT_BUG, EXIT_CODES, main
+from rulings.cli import EXIT_BUG, EXIT_CODES, EXIT_INTERRUPTED, main
 from rulings.spec import load, packaged_games, spec_path
 from rulings.specfile import MAX_NUMBER
 
@@ -29,6 +29,7 @@ def invoke(args: list[str]):
         raise AssertionError(f"{shown} let {exc!r} escape:\n{trace}")
     assert result.exit_code in EXIT_CODES, f"{shown}: exit {result.exit_code}, not a documented code"
     assert result.exit_code != EXIT_BUG, f"{shown}: the guard caught a bug:\n{result.stderr}"
+    assert result.exit_code != EXIT_INTERRUPTED, f"{shown}: exit 130 (interrupted), and nothing interrupted it"
     assert "Traceback" not in result.output, f"{shown}:\n{result.output}"
     return result
 

@@ -39,7 +39,7 @@ def usage(*args: str) -> str:
 
 
 def test_exit_codes_documented():
-    assert EXIT_CODES == (0, 1, 2, 3, 4, 5, 70) and EXIT_BUG == 70
+    assert EXIT_CODES == (0, 1, 2, 3, 4, 5, 70, 130) and EXIT_BUG == 70
     text = " ".join(run("--help", code=0).stdout.split())
     for said in ("3 the solver could not decide", "4 the spec does not decide", "5 the implementation misbehaved",
                  "70 a bug in rulings"):
@@ -144,9 +144,10 @@ def test_a_clause_read_twice(command):
     assert "--reading names clause 'wild-limit' twice (per-set and per-lay-down)" in err
 
 
-def test_simulate_max_moves_zero():
-    assert "Invalid value for '--max-moves': 0 is not in the range x>=1" in usage(
-        "simulate", "tick", "--players", "2", "--max-moves", "0")
+@pytest.mark.parametrize("moves", ["0", "100000001", str(10 ** 30)])
+def test_simulate_max_moves_out_of_range(moves):
+    assert f"Invalid value for '--max-moves': {moves} is not in the range 1<=x<=100000000" in usage(
+        "simulate", "tick", "--players", "2", "--max-moves", moves)
 
 
 # ---- output paths, before any work -------------------------------------------------------------
