@@ -76,8 +76,8 @@ def check_questions(data: Any, where: str = "questions") -> dict:
     if listed and (not topic_ids or len(topic_ids) != len(topics) or any(
             not isinstance(t.get("title"), str) or set(t) != {"id", "title"} for t in topics)):
         bad.append(f"{where}: topics: a list of {{id, title}} (quote a title holding a comma)")
-    questions = data.get("questions") or []
-    if not isinstance(questions, list):
+    questions = data.get("questions")
+    if not isinstance(questions, list) or not questions:
         bad.append(f"{where}: questions: a list of questions, each a mapping ({', '.join(QUESTION_KEYS)}), "
                    f"got {_short(questions)}")
         questions = []

@@ -13,8 +13,6 @@ state and the moves read. From the spec, for every game and zone kind:
   is between 0 and the layout's positions, and each seat's layout has that many positions;
 - a counter paid as a move's `cost`, or that `tally` adds laid points to, is never
   negative; the counter a table's `initial` meld sets is 0 (not yet) or 1;
-- a face-up card in a layout lies in its own position, or is a wild of the move that
-  fills that layout;
 - a chip on a board is the chip of a side the players form (`teams` for this many);
 - a seat a move names is a seat of the game, and the numbers a move gives are bounded.
 """
@@ -107,10 +105,7 @@ def _counters(state: State, r) -> Iterable[str]:
 
 
 def _layouts(state: State, r) -> Iterable[str]:
-    from .kernel import layout
-
     size = layout_size_counter(r)
-    fills = [m for m in r.moves.values() if m.mechanic == "fill"]
     for z in r.zones.values():
         if z.kind != "layout":
             continue
@@ -129,17 +124,6 @@ def _layouts(state: State, r) -> Iterable[str]:
                     yield (f"{where}: {len(value)} positions, but {_seat_field(c.id, c.each, seat)} is {want} "
                            f"(a layout holds as many positions as its counter says; clause {c.clause})")
                     continue
-            into = [m for m in fills if m.f.get("to") == z.id]
-            for p, (card, up) in enumerate(value):
-                if not up:
-                    continue
-                own = layout.position_of(r, z.id, card, len(value))
-                if own == p or any(layout.is_wild(r, m, card) for m in into):
-                    continue
-                token = state.spec.cards.types[card].token
-                yield (f"{where}[{p}]: a face-up {token} lies in position {names[p]}, which is not its own "
-                       f"position and it is not a wild (a face-up card lies where it was placed; clause "
-                       f"{r.clause(f'zones.{z.id}.positions') or z.clause})")
 
 
 def _boards(state: State, r) -> Iterable[str]:
