@@ -94,13 +94,16 @@ def dist(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def user(dist, tmp_path_factory) -> Path:
     """A folder outside the checkout holding `.venv`, a fresh virtual environment with the
-    wheel installed in it (not editable), and copies of the files the README's commands name."""
+    wheel installed in it (not editable; with the dask extra), and copies of the files the
+    README's commands name."""
     home = tmp_path_factory.mktemp("user")
     (wheel,) = dist.glob("*.whl")
     venv = home / ".venv"
     made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True, timeout=300)
     assert made.returncode == 0, made.stderr
-    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+    # with the dask extra, which the README's `--executor dask` command needs (its set-up
+    # installs the test extra, which holds it)
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{wheel}[dask]"],
                          capture_output=True, text=True, timeout=900, cwd=home, env=clean_env(home))
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     for line in readme_use_commands():
