@@ -52,6 +52,11 @@ def read_questions(path: str | Path) -> dict:
     return check_questions(data, str(path))
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
 def check_questions(data: Any, where: str = "questions") -> dict:
     """The questions document, checked for shape (not yet against a spec)."""
     bad: list[str] = []
@@ -63,12 +68,21 @@ def check_questions(data: Any, where: str = "questions") -> dict:
         if k not in ("format", "game", "topics", "questions"):
             bad.append(f"{where}: {k}: unknown field; the fields are format, game, topics, questions")
     topics = data.get("topics") or []
+    listed = isinstance(topics, list)
+    if not listed:
+        bad.append(f"{where}: topics: a list of {{id, title}}, got {_short(topics)}")
+        topics = []
     topic_ids = [t.get("id") for t in topics if isinstance(t, Mapping)]
-    if not topic_ids or len(topic_ids) != len(topics) or any(
-            not isinstance(t.get("title"), str) or set(t) != {"id", "title"} for t in topics):
+    if listed and (not topic_ids or len(topic_ids) != len(topics) or any(
+            not isinstance(t.get("title"), str) or set(t) != {"id", "title"} for t in topics)):
         bad.append(f"{where}: topics: a list of {{id, title}} (quote a title holding a comma)")
+    questions = data.get("questions")
+    if not isinstance(questions, list) or not questions:
+        bad.append(f"{where}: questions: a list of questions, each a mapping ({', '.join(QUESTION_KEYS)}), "
+                   f"got {_short(questions)}")
+        questions = []
     seen: set[str] = set()
-    for i, q in enumerate(data.get("questions") or []):
+    for i, q in enumerate(questions):
         at = f"{where}: questions[{i}]"
         if not isinstance(q, Mapping):
             bad.append(f"{at}: a mapping ({', '.join(QUESTION_KEYS)})")
@@ -82,7 +96,8 @@ def check_questions(data: Any, where: str = "questions") -> dict:
             bad.append(f"{at}: id: lower-case words joined by hyphens, got {qid!r}")
         elif qid in seen:
             bad.append(f"{at}: id: {qid!r} is used twice")
-        seen.add(qid)
+        else:
+            seen.add(qid)
         if q.get("topic") not in topic_ids:
             bad.append(f"{at}: topic: one of {', '.join(map(str, topic_ids))}, got {q.get('topic')!r}")
         if not isinstance(q.get("ask"), str) or not q["ask"].strip():

@@ -121,7 +121,7 @@ def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Fi
         return [], f"translation check: no rulebook of {spec.game} is given in both English and French"
     if folder is None or not folder.is_dir():
         where = (f"the folder {str(folder)!r} does not exist" if folder is not None
-                 else f"none was given (set {RULEBOOKS_ENV} to their folder, or pass it)")
+                 else f"none was given (set {RULEBOOKS_ENV} to their folder)")
         return [], (f"translation check not run: it needs the rulebook texts ({', '.join(multi)}) to "
                     f"compare the English and French lines the clauses cite, and {where}")
     lex = lexicon_for(spec)

@@ -13,6 +13,12 @@ them, so a seeded run gives the same answer at any worker count and on any execu
   that runs several pieces of work opens a `session` around them: one LocalCluster (and
   one client) serves them all, started once and stopped when the command ends.
 
+`stream` is `run` for work of any length: the chunks are drawn from an iterable as they
+are handed out (a few per worker at a time) and the results are yielded in chunk order as
+they come, so neither is ever held whole. Either way, the worker processes started here
+(local ones, or a local Dask cluster's) are at most one per core this process may run on
+(`processes`): more would only share the cores, each with its own memory.
+
 Dask is an optional extra (`pip install 'rulings[dask]'`); asking for it without it
 installed is an `ExecutorError` saying how to install it, as is a scheduler nobody
 answers at.
@@ -21,13 +27,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 EXECUTORS = ("local", "dask")
 MAX_RERUNS = 2            # a chunk whose worker dies more often than this ends the run
+IN_FLIGHT = 2             # `stream`: chunks handed out at a time, per worker
 
 
 class ExecutorError(Exception):
@@ -51,37 +59,74 @@ def default_workers() -> int:
         if not said.isdigit() or int(said) < 1:
             raise ExecutorError(f"RULINGS_WORKERS={said!r}: a whole number of worker processes, at least 1")
         return int(said)
+    return cores()
+
+
+def cores() -> int:
+    """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:              # not on Linux
         return os.cpu_count() or 1
 
 
-def run(fn: Callable, chunks: Sequence, *, executor: str = "local", workers: int | None = None,
-        scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> Outcome:
-    """`fn(chunk)` for every chunk; `progress(k)` after each chunk done, k chunks so far."""
+def processes(workers: int | None) -> tuple[int, list[str]]:
+    """How many worker processes to start here for `workers` asked (None: the default), and
+    a note when that is fewer: at most one per core, as many as asked otherwise."""
+    asked = workers or default_workers()
+    n = min(asked, cores())
+    if n < asked:
+        return n, [f"{asked} worker processes asked for: {n} started, one per core of this machine "
+                   "(more would only share the cores)"]
+    return n, []
+
+
+def _check(executor: str, workers: int | None, scheduler: str | None) -> None:
     if executor not in EXECUTORS:
         raise ExecutorError(f"executor {executor!r}: one of {', '.join(EXECUTORS)}")
     if workers is not None and workers < 1:
         raise ExecutorError(f"--workers {workers}: at least 1")
     if scheduler and executor != "dask":
         raise ExecutorError("--scheduler names a Dask scheduler: use it with --executor dask")
+
+
+def run(fn: Callable, chunks: Sequence, *, executor: str = "local", workers: int | None = None,
+        scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> Outcome:
+    """`fn(chunk)` for every chunk; `progress(k)` after each chunk done, k chunks so far."""
+    _check(executor, workers, scheduler)
     if executor == "dask":
         return _dask(fn, chunks, workers, scheduler, progress)
-    return _local(fn, chunks, workers or default_workers(), progress)
+    return _local(fn, chunks, workers, progress)
+
+
+def stream(fn: Callable, chunks: Iterable, *, executor: str = "local", workers: int | None = None,
+           scheduler: str | None = None, outcome: Outcome | None = None) -> Iterator:
+    """`fn(chunk)` for every chunk of `chunks` (an iterable, drawn as the chunks are handed
+    out), yielded in chunk order: at most IN_FLIGHT chunks per worker are out at a time,
+    so memory does not grow with the number of chunks. `outcome` (optional) is filled in
+    as the work goes: where it runs, reruns, notes (its `results` stay empty).
+
+    Close the generator (`contextlib.closing`) when the results are not all taken: the
+    worker processes are stopped then, as on Ctrl-C or an error."""
+    _check(executor, workers, scheduler)
+    outcome = outcome if outcome is not None else Outcome([], "")
+    if executor == "dask":
+        return _dask_stream(fn, chunks, workers, scheduler, outcome)
+    return _local_stream(fn, chunks, workers, outcome)
 
 
 # ---- local processes --------------------------------------------------------------------------
 
-def _local(fn, chunks, workers: int, progress) -> Outcome:
-    n = min(workers, len(chunks))
+def _local(fn, chunks, workers: int | None, progress) -> Outcome:
+    n, notes = processes(workers)
+    n = min(n, len(chunks))
     if n <= 1:
         out = []
         for i, c in enumerate(chunks):
             out.append(fn(c))
             if progress:
                 progress(i + 1)
-        return Outcome(out, "this process")
+        return Outcome(out, "this process", notes=notes)
     results: dict[int, Any] = {}
     deaths: dict[int, int] = {}
     reruns = 0
@@ -123,8 +168,69 @@ def _local(fn, chunks, workers: int, progress) -> Outcome:
                                     f"{deaths[i]} times; giving up")
         reruns += len(lost)
         todo = lost
-    notes = [f"{reruns} chunk(s) rerun after a worker process died"] if reruns else []
+    notes += [f"{reruns} chunk(s) rerun after a worker process died"] if reruns else []
     return Outcome([results[i] for i in range(len(chunks))], f"{n} local worker processes", reruns, notes)
+
+
+_END = object()
+
+
+def _local_stream(fn, chunks: Iterable, workers: int | None, outcome: Outcome) -> Iterator:
+    n, notes = processes(workers)
+    outcome.notes += notes
+    if n <= 1:
+        outcome.where = "this process"
+        for c in chunks:
+            yield fn(c)
+        return
+    outcome.where = f"{n} local worker processes"
+    source = iter(chunks)
+    pool = ProcessPoolExecutor(max_workers=n)
+    pending: deque = deque()             # [chunk number, chunk, future, deaths], in chunk order
+    handed = done = 0
+
+    def hand_out() -> None:
+        nonlocal handed
+        while len(pending) < n * IN_FLIGHT:
+            c = next(source, _END)
+            if c is _END:
+                return
+            pending.append([handed, c, pool.submit(fn, c), 0])
+            handed += 1
+
+    try:
+        hand_out()
+        while pending:
+            first = pending[0]
+            try:
+                result = first[2].result()
+            except BrokenProcessPool:
+                # a worker died: every chunk not returned goes to a fresh pool
+                _stop(pool)
+                pool = ProcessPoolExecutor(max_workers=n)
+                for entry in pending:
+                    f = entry[2]
+                    if f.done() and not f.cancelled() and f.exception() is None:
+                        continue
+                    entry[3] += 1
+                    if entry[3] > MAX_RERUNS:
+                        raise ExecutorError(f"chunk {entry[0] + 1} ended its worker process {entry[3]} times; "
+                                            "giving up") from None
+                    outcome.reruns += 1
+                    entry[2] = pool.submit(fn, entry[1])
+                continue
+            pending.popleft()
+            done += 1
+            hand_out()
+            yield result
+    except BaseException as e:           # Ctrl-C, an error, or the results no longer wanted: stop every worker now
+        stopped = _stop(pool)
+        if isinstance(e, KeyboardInterrupt):
+            _say(f"interrupted: {stopped} local worker process(es) stopped, {done} chunk(s) done")
+        raise
+    pool.shutdown()
+    if outcome.reruns:
+        outcome.notes.append(f"{outcome.reruns} chunk(s) rerun after a worker process died")
 
 
 def _stop(pool: ProcessPoolExecutor) -> int:
@@ -159,9 +265,10 @@ def _import_distributed():
     return distributed
 
 
-def _connect(workers, scheduler):
+def _connect(workers, scheduler, most: int | None = None):
     """(client, cluster or None, where in words): a client of the scheduler named, or of a
-    LocalCluster started here."""
+    LocalCluster started here (of `processes(workers)` workers, and at most `most`: no more
+    workers than there is work for)."""
     from distributed import Client, LocalCluster
 
     if scheduler:
@@ -172,7 +279,7 @@ def _connect(workers, scheduler):
         return client, None, f"the Dask cluster at {scheduler}"
     import logging
 
-    n = workers or default_workers()
+    n = max(1, min(processes(workers)[0], most or processes(workers)[0]))
     # the cluster's own log kept to the critical: a task's error reaches the command as its
     # exception, and a worker's death is counted (`reruns`); what else the workers log on
     # the way down (a heartbeat cut by Ctrl-C, with its traceback) is not the command's to print
@@ -211,7 +318,7 @@ def _dask(fn, chunks, workers, scheduler, progress) -> Outcome:
         if held:
             client, where = held[3], held[4]
         else:
-            client, cluster, where = _connect(workers, scheduler)
+            client, cluster, where = _connect(workers, scheduler, len(chunks))
         try:
             futures = client.map(fn, list(chunks), pure=False, retries=MAX_RERUNS)
             index = {f.key: i for i, f in enumerate(futures)}
@@ -233,8 +340,64 @@ def _dask(fn, chunks, workers, scheduler, progress) -> Outcome:
     finally:
         if cluster is not None:
             cluster.close()
-    notes = [f"{reruns} chunk(s) rerun after a Dask worker died"] if reruns else []
+    notes = [] if scheduler else processes(workers)[1]
+    notes += [f"{reruns} chunk(s) rerun after a Dask worker died"] if reruns else []
     return Outcome([results[i] for i in range(len(chunks))], where, reruns, notes)
+
+
+def _dask_stream(fn, chunks: Iterable, workers, scheduler, outcome: Outcome) -> Iterator:
+    _import_distributed()
+    held = next((s for s in reversed(_sessions) if s[:3] == ("dask", workers, scheduler)), None)
+    cluster = None
+    if not scheduler:
+        outcome.notes += processes(workers)[1]
+    if held:
+        client, where = held[3], held[4]
+    else:
+        client, cluster, where = _connect(workers, scheduler)
+    outcome.where = where
+    source = iter(chunks)
+    pending: deque = deque()
+    returned: list = []                  # futures done, held until the scheduler is asked about their reruns
+    width = max(1, len(client.scheduler_info().get("workers", {}))) * IN_FLIGHT
+    done = 0
+
+    def count_reruns() -> None:
+        if returned:
+            outcome.reruns += client.run_on_scheduler(_rerun_count, keys=[f.key for f in returned])
+            returned.clear()
+
+    try:
+        while True:
+            while len(pending) < width:
+                c = next(source, _END)
+                if c is _END:
+                    break
+                pending.append(client.submit(fn, c, pure=False, retries=MAX_RERUNS))
+            if not pending:
+                break
+            f = pending.popleft()
+            result = f.result()
+            done += 1
+            returned.append(f)
+            if len(returned) >= 64:
+                count_reruns()
+            yield result
+        count_reruns()
+    except BaseException as e:           # Ctrl-C, an error, or the results no longer wanted
+        client.cancel(list(pending) + returned)
+        if isinstance(e, KeyboardInterrupt):
+            _say(f"interrupted: the chunks not done on {where} cancelled"
+                 + (" and the cluster stopped" if cluster is not None or held and held[2] is None else "")
+                 + f", {done} chunk(s) done")
+        raise
+    finally:
+        if not held:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    if outcome.reruns:
+        outcome.notes.append(f"{outcome.reruns} chunk(s) rerun after a Dask worker died")
 
 
 def _rerun_count(keys, dask_scheduler=None) -> int:
@@ -263,6 +426,13 @@ def spec_of(key: tuple):
 
         spec = _specs[key] = load(key[0], dict(key[1]))
     return spec
+
+
+def ranges(count: int, workers: int, most: int, per_worker: int = 4) -> Iterator[range]:
+    """0..count-1 cut into consecutive ranges, about `per_worker` for each worker and none
+    longer than `most` (drawn one by one: nothing of size `count` is ever built)."""
+    size = max(1, min(most, -(-count // max(1, workers * per_worker))))
+    return (range(i, min(i + size, count)) for i in range(0, count, size))
 
 
 def chunked(items: Sequence, workers: int, per_worker: int = 4) -> list[list]:

@@ -60,6 +60,8 @@ from __future__ import annotations
 import ast
 import functools
 import operator as op
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
@@ -111,6 +113,8 @@ class _Overlay(Mapping):
 
     def __len__(self):
         return 0
+
+_MAX_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 4300)   # (Python 3.10.7 and later)
 
 
 class ExprError(ValueError):
@@ -174,6 +178,10 @@ def parse(text: str, names: Iterable[str] | None = None,
         raise ExprError("null byte in expression", text.index("\0"))
     if not body.strip():
         raise ExprError("empty expression", 0)
+    long = re.search(r"\d{%d,}" % (_MAX_DIGITS() + 1), body)
+    if long:     # Python's own bound on the digits of a whole number, said as such
+        raise ExprError(f"a number of {len(long.group())} digits is too long to read (at most {_MAX_DIGITS()})",
+                        shift + long.start())
     c = _Compiler(body, shift, None if names is None else frozenset(names),
                   {f: frozenset(args) for f, args in (functions or {}).items()}, typed, cards)
     try:

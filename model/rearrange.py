@@ -46,6 +46,9 @@ def table_contract(spec) -> Contract:
         raise RearrangeError(f"{spec.game} lays no free melds (its spec has no `any` contract), so it has no "
                              "shared table to rearrange")
     c = spec.contracts["any"]
+    if not c.extras:
+        raise RearrangeError(f"{spec.game}'s free melds (its `any` contract) name no kind of meld, so it has no "
+                             "shared table of melds to rearrange")
     if c.required or c.rules:
         raise RearrangeError(f"{spec.game}'s free melds carry rules over the whole lay-down; a table of them "
                              "cannot be asked about meld by meld")
@@ -245,7 +248,8 @@ def judge(spec, old: list[tuple], hand, new: list[tuple]) -> Judgement:
                  for slot in contract.extras]
         if not any(v.legal for v in tries):
             broken = list(dict.fromkeys(x.clause for v in tries for x in v.violations)) or list(contract.clauses)
-            why.append(f"meld {i} ({' '.join(spec.cards.tokens(m))}) is not a valid meld (the rules it breaks: "
-                       f"{', '.join(broken)})")
+            rules_broken = (f"the rules it breaks: {', '.join(broken)}" if broken else
+                            f"{spec.game} names no rule for a meld on the table")
+            why.append(f"meld {i} ({' '.join(spec.cards.tokens(m))}) is not a valid meld ({rules_broken})")
             clauses += [c for c in broken if c not in clauses]
     return Judgement(not why, tuple(max(0, p) for p in placed), why, clauses)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import kernel
+from . import kernel, scenario_bounds
 from .cards import CardError
 from .kernel import Basis, Refusal, State, Undecided
 from .kernel import codec
@@ -167,10 +167,11 @@ def load(data_or_path, spec: Spec | None = None, readings: Mapping[str, str] | N
     elif any(c not in spec.clauses for c in cites):
         problems.append(f"cites: not clauses of {spec.game}: {', '.join(c for c in cites if c not in spec.clauses)}")
     _check_expect_block(spec, data.get("expect"), problems)
+    too_many, readable = scenario_bounds.counts(data)
     state = None
     if not problems:
         try:
-            state = codec.state_from_doc(spec, data)
+            state = codec.state_from_doc(spec, readable)
         except codec.CodecError as e:
             problems += e.problems
         except Undecided as e:
@@ -183,12 +184,17 @@ def load(data_or_path, spec: Spec | None = None, readings: Mapping[str, str] | N
         given = []
     if "moves" in data and not given:
         problems.append("moves: at least one move to judge")
+    wheres = []
     for i, m in enumerate(given):
-        got = codec.read_move(rd, f"moves[{i}]" if "moves" in data else "move", m)
+        where = f"moves[{i}]" if "moves" in data else "move"
+        got = codec.read_move(rd, where, m)
         if got:
             moves.append(got[0])
             raw.append(got[1])
-    problems += rd.problems
+            wheres.append(where)
+    problems += rd.problems + too_many
+    if not problems and state is not None:
+        problems += scenario_bounds.problems(state, zip(wheres, moves))
     if problems:
         raise ScenarioError(problems)
     return Scenario(spec, state, moves, raw, data, data.get("expect"))
@@ -314,7 +320,11 @@ def judge(scenario: Scenario) -> Judgement:
             else:
                 merged[b.clause] = b
         if isinstance(out, Refusal):
-            steps.append(Step(raw, False, out.why, tuple(c for c in out.clauses if c), basis))
+            # a refusal names the rule it breaks: where the kernel names none, the clause
+            # that says what the move is
+            named = tuple(c for c in out.clauses if c)
+            decl = kernel.rules(spec).moves.get(move.id)
+            steps.append(Step(raw, False, out.why, named or ((decl.clause,) if decl else ()), basis))
             legal = False
             break
         steps.append(Step(raw, True, rests_on=basis))

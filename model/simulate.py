@@ -9,14 +9,18 @@ for every assumption and reading the game rests on, the share of games in which 
 decision rested on it (`kernel.apply_traced`). A game that reaches a question no clause
 answers is reported as undecided, with the question. Same arguments, same report: every
 game's seed, every player's stream and every shuffle derive from `seed`.
+
+The games are streamed: `play_games` hands them out in chunks as workers take them and
+yields them in order, and a `Summary` takes them one at a time, keeping a histogram per
+figure (the exact mean, median and extremes come from it), so a run holds the same
+memory whatever its number of games (at most `MAX_GAMES`).
 """
 from __future__ import annotations
 
 import random
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from . import kernel, players as agents
 from .kernel import Refusal, Undecided
@@ -24,7 +28,10 @@ from .spec import Spec
 
 PLAYERS = {"greedy": lambda seed, seat: agents.GreedyPlayer(),
            "random": lambda seed, seat: agents.RandomPlayer(f"simulate:{seed}:{seat}")}
-ENDS = ("went_out", "stalled", "nothing_left", "stock_empty")
+# how a round ends; game_ended: the game ended during it (a `game_end: at_once` condition met)
+ENDS = ("went_out", "stalled", "nothing_left", "stock_empty", "game_ended")
+MAX_GAMES = 1_000_000        # games in one run (more: several runs, other seeds)
+CHUNK_GAMES = 25             # games a worker plays per chunk, at most
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -131,6 +138,12 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
             emptied = False
         seen = len(nxt.results)
         state = nxt
+    if state.over and g.moves and not _round_closed(state):
+        # the game ended during a round (no round end recorded): that round was played too
+        group = state.counter(by) if by != "round" else state.round
+        g.rounds.append(RoundPlay(group, "game_ended", False, state.turns_finished + 1,
+                                  {m: (u, dict(c)) for m, (u, c) in spent.items()}, state.reshuffles,
+                                  emptied or state.reshuffles > 0))
     g.finished = state.over
     for c in r.counters.values():
         if c.each:
@@ -140,11 +153,50 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
     return g
 
 
+def _round_closed(state) -> bool:
+    """Whether the last round of a game that is over was recorded as a round end."""
+    return bool(state.results) and state.results[-1].round == state.round
+
+
+class Spread:
+    """Whole numbers seen, as a histogram: their mean, median, least and greatest exactly,
+    in memory that grows with the distinct values, not with how many were seen."""
+
+    __slots__ = ("counts", "n", "total")
+
+    def __init__(self):
+        self.counts: Counter = Counter()
+        self.n = 0
+        self.total = 0
+
+    def add(self, v: int, times: int = 1) -> None:
+        self.counts[v] += times
+        self.n += times
+        self.total += v * times
+
+    def _nth(self, k: int, ordered: list) -> int:
+        for v in ordered:
+            k -= self.counts[v]
+            if k < 0:
+                return v
+        raise IndexError(k)
+
+    def to_json(self, digits: int = 1) -> dict:
+        if not self.n:
+            return {"mean": None, "median": None, "min": None, "max": None}
+        ordered = sorted(self.counts)
+        half = self.n // 2
+        median = self._nth(half, ordered) if self.n % 2 else \
+            (self._nth(half - 1, ordered) + self._nth(half, ordered)) / 2
+        return {"mean": round(self.total / self.n, digits), "median": median, "min": ordered[0],
+                "max": ordered[-1]}
+
+
 def _spread(xs, digits: int = 1) -> dict:
-    if not xs:
-        return {"mean": None, "median": None, "min": None, "max": None}
-    return {"mean": round(statistics.fmean(xs), digits), "median": statistics.median(xs),
-            "min": min(xs), "max": max(xs)}
+    sp = Spread()
+    for x in xs:
+        sp.add(x)
+    return sp.to_json(digits)
 
 
 def assumptions(spec: Spec) -> dict[str, str]:
@@ -152,72 +204,140 @@ def assumptions(spec: Spec) -> dict[str, str]:
     return {cid: c.says for cid, c in spec.clauses.items() if c.assumption or c.readings}
 
 
-def report(spec: Spec, n: int, seed: int, player: str, plays: list[GamePlay]) -> dict:
-    done = [g for g in plays if g.finished]
-    r = kernel.rules(spec)
-    by = grouping(spec)
-    paid = paid_moves(spec)
-    groups = sorted({p.group for g in plays for p in g.rounds})
-    rounds = []
-    for value in groups:
-        rows = [p for g in plays for p in g.rounds if p.group == value]
-        ends = Counter(p.how for p in rows)
-        rounds.append({
-            by: value,
-            "played": len(rows),
-            "ended": {k: ends.get(k, 0) for k in ENDS},
-            "went_out_share": round(ends.get("went_out", 0) / len(rows), 4) if rows else None,
-            "void": sum(p.void for p in rows),
-            "turns": _spread([p.turns for p in rows]),
-            "paid": {m: {"units": _spread([p.paid[m][0] for p in rows], 2),
-                         "spent": {c: _spread([p.paid[m][1].get(c, 0) for p in rows], 2) for c in cost}}
-                     for m, cost in paid.items()},
-            "stock_ran_out_share": round(sum(p.ran_out for p in rows) / len(rows), 4) if rows else None,
-            "reshuffles": _spread([p.reshuffles for p in rows], 2),
-        })
-    finals = {c.id: _spread([v for g in done for v in g.counters.get(c.id, ())])
-              for c in r.counters.values() if c.each}
-    win_by = (r.get("game_end.winner") or {})
-    margins = []
-    if isinstance(win_by, dict) and "most" in win_by:
-        for g in done:
-            top = sorted(g.counters.get(win_by["most"], ()), reverse=True)
-            margins.append(top[0] - top[1] if len(top) > 1 else 0)
-    rests = []
-    for cid in assumptions(spec):
-        c = spec.clauses[cid]
-        hit = [g.rested_on[cid] for g in plays]
-        rests.append({"clause": cid, "kind": "reading" if c.readings else "assumption",
-                      "reading": spec.chosen.get(cid), "source": spec.source(cid),
-                      "games_share": round(sum(1 for h in hit if h) / len(plays), 4) if plays else None,
-                      "per_game": round(statistics.fmean(hit), 2) if plays else None})
-    rests.sort(key=lambda x: (-(x["games_share"] or 0), x["clause"]))
-    all_rounds = [p for g in plays for p in g.rounds]
-    undecided = Counter(g.undecided for g in plays if g.undecided)
-    return {
-        "game": spec.game,
-        "readings": dict(spec.chosen),
-        "readings_not_adopted": {c: x for c, x in spec.chosen.items() if x != spec.clauses[c].adopted},
-        "players": n,
-        "player": player,
-        "games": len(plays),
-        "seed": seed,
-        "finished": len(done),
-        "unfinished": len(plays) - len(done) - sum(undecided.values()),
-        "undecided": dict(undecided),
-        "moves_per_game": _spread([g.moves for g in plays]),
-        "rounds_per_game": _spread([len(g.rounds) for g in plays]),
-        "grouped_by": by,
-        "rounds": rounds,
-        "final": finals,
-        "winners": dict(sorted(Counter(len(g.winners) for g in done).items())),
-        "winning_margin": _spread(margins),
-        "shared_wins": sum(1 for g in done if len(g.winners) > 1),
-        "stock": {"rounds_where_it_ran_out_share": round(sum(p.ran_out for p in all_rounds)
-                                                         / len(all_rounds), 4) if all_rounds else None,
-                  "reshuffles_per_game": _spread([sum(p.reshuffles for p in g.rounds) for g in plays], 2)},
-        "rested_on": rests,
-    }
+class _Group:
+    """The rounds of one group value (a level, a round number), summed."""
+
+    def __init__(self, paid: dict):
+        self.played = self.void = self.ran_out = 0
+        self.ends: Counter = Counter()
+        self.turns, self.reshuffles = Spread(), Spread()
+        self.units = {m: Spread() for m in paid}
+        self.spent = {m: {c: Spread() for c in cost} for m, cost in paid.items()}
+
+    def add(self, p: RoundPlay) -> None:
+        self.played += 1
+        self.ends[p.how] += 1
+        self.void += p.void
+        self.turns.add(p.turns)
+        for m, spreads in self.spent.items():
+            self.units[m].add(p.paid[m][0])
+            for c, sp in spreads.items():
+                sp.add(p.paid[m][1].get(c, 0))
+        self.ran_out += p.ran_out
+        self.reshuffles.add(p.reshuffles)
+
+
+class Summary:
+    """What a run's report says, gathered one game at a time (`add`), then written out
+    (`report`): a histogram or a count per figure, so its memory does not grow with the
+    number of games."""
+
+    def __init__(self, spec: Spec, n: int, seed: int, player: str):
+        self.spec, self.n, self.seed, self.player = spec, n, seed, player
+        r = kernel.rules(spec)
+        self.by, self.paid = grouping(spec), paid_moves(spec)
+        self.each = [c.id for c in r.counters.values() if c.each]
+        win_by = r.get("game_end.winner") or {}
+        self.most = win_by.get("most") if isinstance(win_by, dict) else None
+        self.clauses = list(assumptions(spec))
+        self.games = self.finished = self.shared_wins = 0
+        self.undecided: Counter = Counter()          # in the order the games first met each question
+        self.moves, self.rounds_per_game, self.margins = Spread(), Spread(), Spread()
+        self.groups: dict = {}
+        self.finals = {c: Spread() for c in self.each}
+        self.winners: Counter = Counter()
+        self.rounds_seen = self.rounds_ran_out = 0
+        self.reshuffles_per_game = Spread()
+        self.rest_games: Counter = Counter()
+        self.rest_hits: Counter = Counter()
+
+    def add(self, g: GamePlay) -> None:
+        self.games += 1
+        if g.undecided:
+            self.undecided[g.undecided] += 1
+        self.moves.add(g.moves)
+        self.rounds_per_game.add(len(g.rounds))
+        for p in g.rounds:
+            if p.group not in self.groups:
+                self.groups[p.group] = _Group(self.paid)
+            self.groups[p.group].add(p)
+            self.rounds_seen += 1
+            self.rounds_ran_out += p.ran_out
+        self.reshuffles_per_game.add(sum(p.reshuffles for p in g.rounds))
+        for cid in self.clauses:
+            hits = g.rested_on[cid]
+            self.rest_hits[cid] += hits
+            self.rest_games[cid] += 1 if hits else 0
+        if not g.finished:
+            return
+        self.finished += 1
+        for c in self.each:
+            for v in g.counters.get(c, ()):
+                self.finals[c].add(v)
+        if self.most is not None:
+            top = sorted(g.counters.get(self.most, ()), reverse=True)
+            self.margins.add(top[0] - top[1] if len(top) > 1 else 0)
+        self.winners[len(g.winners)] += 1
+        self.shared_wins += len(g.winners) > 1
+
+    def report(self) -> dict:
+        spec, by, games = self.spec, self.by, self.games
+        rounds = []
+        for value in sorted(self.groups):
+            grp = self.groups[value]
+            rounds.append({
+                by: value,
+                "played": grp.played,
+                "ended": {k: grp.ends.get(k, 0) for k in ENDS},
+                "went_out_share": round(grp.ends.get("went_out", 0) / grp.played, 4),
+                "void": grp.void,
+                "turns": grp.turns.to_json(),
+                "paid": {m: {"units": grp.units[m].to_json(2),
+                             "spent": {c: sp.to_json(2) for c, sp in spent.items()}}
+                         for m, spent in grp.spent.items()},
+                "stock_ran_out_share": round(grp.ran_out / grp.played, 4),
+                "reshuffles": grp.reshuffles.to_json(2),
+            })
+        rests = []
+        for cid in self.clauses:
+            c = spec.clauses[cid]
+            rests.append({"clause": cid, "kind": "reading" if c.readings else "assumption",
+                          "reading": spec.chosen.get(cid), "source": spec.source(cid),
+                          "games_share": round(self.rest_games[cid] / games, 4) if games else None,
+                          "per_game": round(self.rest_hits[cid] / games, 2) if games else None})
+        rests.sort(key=lambda x: (-(x["games_share"] or 0), x["clause"]))
+        return {
+            "game": spec.game,
+            "readings": dict(spec.chosen),
+            "readings_not_adopted": {c: x for c, x in spec.chosen.items() if x != spec.clauses[c].adopted},
+            "players": self.n,
+            "player": self.player,
+            "games": games,
+            "seed": self.seed,
+            "finished": self.finished,
+            "unfinished": games - self.finished - sum(self.undecided.values()),
+            "undecided": dict(self.undecided),
+            "moves_per_game": self.moves.to_json(),
+            "rounds_per_game": self.rounds_per_game.to_json(),
+            "grouped_by": by,
+            "rounds": rounds,
+            "final": {c: sp.to_json() for c, sp in self.finals.items()},
+            "winners": dict(sorted(self.winners.items())),
+            "winning_margin": self.margins.to_json(),
+            "shared_wins": self.shared_wins,
+            "stock": {"rounds_where_it_ran_out_share": round(self.rounds_ran_out / self.rounds_seen, 4)
+                      if self.rounds_seen else None,
+                      "reshuffles_per_game": self.reshuffles_per_game.to_json(2)},
+            "rested_on": rests,
+        }
+
+
+def report(spec: Spec, n: int, seed: int, player: str, plays: Iterable[GamePlay]) -> dict:
+    """The report on these games (a list, or games streamed from `play_games`)."""
+    summary = Summary(spec, n, seed, player)
+    for g in plays:
+        summary.add(g)
+    return summary.report()
 
 
 def play_chunk(job: tuple) -> list[GamePlay]:
@@ -230,26 +350,44 @@ def play_chunk(job: tuple) -> list[GamePlay]:
     return [play_game(spec, n, game_seed(seed, i), player, max_moves=max_moves) for i in indices]
 
 
+class RunError(ValueError):
+    """A run that cannot be asked for (too many games, an unknown player)."""
+
+
 def play_games(spec: Spec, n: int, games: int, seed: int, player: str = "greedy", max_moves: int = 200_000,
                executor: str = "local", workers: int | None = 1, scheduler: str | None = None,
                progress: Callable[[int], None] | None = None):
-    """The `games` games of a run, in order, and where they were played (`executor.Outcome`);
-    `progress(k)` after each chunk, k games done so far."""
+    """(games, outcome): the `games` games of a run, yielded in order as they are played
+    (a generator: close it to stop the workers early), and where they are played
+    (`executor.Outcome`, filled in as they go); `progress(k)` after each game, k so far."""
     from . import executor as ex
 
     if player not in PLAYERS:
-        raise ValueError(f"player {player!r}: one of {', '.join(PLAYERS)}")
+        raise RunError(f"player {player!r}: one of {', '.join(PLAYERS)}")
+    if not 1 <= games <= MAX_GAMES:
+        raise RunError(f"--games {games}: from 1 to {MAX_GAMES:,} games in a run (for more, run again "
+                       "with other seeds)")
     key = ex.spec_key(spec)
     w = workers or ex.default_workers()
-    chunks = ex.chunked(range(games), w) if (w > 1 or executor != "local") else [[i] for i in range(games)]
-    jobs = [(key, n, seed, tuple(c), player, max_moves) for c in chunks]
+    parallel = w > 1 or executor != "local"
+    jobs = ((key, n, seed, part, player, max_moves)
+            for part in ex.ranges(games, w, CHUNK_GAMES if parallel else 1))
+    outcome = ex.Outcome([], "")
+    chunks = ex.stream(play_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler, outcome=outcome)
+    return _games(chunks, progress), outcome
 
-    def step(k: int) -> None:            # k chunks done, in any order: about that many games
-        progress(min(games, round(k * games / len(jobs))))
 
-    out = ex.run(play_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler,
-                 progress=step if progress else None)
-    return [g for chunk in out.results for g in chunk], out
+def _games(chunks: Iterator, progress) -> Iterator[GamePlay]:
+    done = 0
+    try:
+        for chunk in chunks:
+            for g in chunk:
+                done += 1
+                if progress:
+                    progress(done)
+                yield g
+    finally:
+        chunks.close()
 
 
 def run(spec: Spec, n: int, games: int, seed: int, player: str = "greedy",
@@ -257,8 +395,11 @@ def run(spec: Spec, n: int, games: int, seed: int, player: str = "greedy",
         executor: str = "local", workers: int | None = 1, scheduler: str | None = None) -> dict:
     """Play `games` games of `n` players and report on them (the same report wherever and
     on how many workers they are played)."""
-    plays, out = play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler, progress)
-    return report(spec, n, seed, player, plays)
+    plays, _ = play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler, progress)
+    try:
+        return report(spec, n, seed, player, plays)
+    finally:
+        plays.close()
 
 
 def _num(x) -> str:

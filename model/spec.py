@@ -285,7 +285,7 @@ def load(name_or_path: str | Path, choices: Mapping[str, str] | None = None,
     data, pos = read(path, display, check_schema=schema)
     origin = path.stem if packaged else str(path.resolve())
     try:
-        return _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(choices)
+        spec = _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(choices)
     except ReadingError:
         raise
     except Exception:
@@ -293,6 +293,32 @@ def load(name_or_path: str | Path, choices: Mapping[str, str] | None = None,
         if errors:
             raise SpecErrors(errors) from None
         raise
+    if schema:
+        _every_reading_builds(spec, data, pos, rulebooks_dir(rulebooks), origin)
+    return spec
+
+
+def _clipped(text: str, most: int = 80) -> str:
+    """An expression as a message shows it: a long one cut, saying so."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
+
+
+def _every_reading_builds(spec: Spec, data: dict, pos: Positions, books: Path | None, origin: str) -> None:
+    """A spec file checked whole: every reading that is not chosen is built too (the others
+    as chosen), so that each expression in it is parsed and each name it uses checked,
+    though play under the chosen readings never reads it. SpecErrors naming the reading."""
+    errors: list[SpecError] = []
+    for cid, names in spec.reading_choices().items():
+        for name in names:
+            if name == spec.chosen[cid]:
+                continue
+            try:
+                _Builder(data, pos, books, origin).build(dict(spec.chosen, **{cid: name}))
+            except SpecErrors as e:
+                errors += [SpecError(x.file, x.line, x.col, f"{x.message} (under the reading {cid}={name})")
+                           for x in e.errors if not any(x.line == y.line and x.col == y.col for y in errors)]
+    if errors:
+        raise SpecErrors(errors)
 
 
 _loaded: dict[tuple, Spec] = {}
@@ -436,7 +462,7 @@ class _Builder:
             elif message.startswith("unknown name '"):
                 name = message.split("'")[1]
                 message = message.replace(";", _did_you_mean(name, names) + ";", 1)
-            self.err(path, f"expression {text!r}: {message}", col_offset=col)
+            self.err(path, f"expression {_clipped(str(text))!r}: {message}", col_offset=col)
             return None
 
     # ---- build ---------------------------------------------------------------------------

@@ -4,18 +4,24 @@
 of keys) to its line and column, or raises `SpecErrors` listing every problem found by
 the YAML parser and the JSON schema. Cross-reference checks live in `spec.py`.
 
-Whatever the file holds, reading it is bounded: at most `MAX_BYTES` are read, nesting
+Whatever the file holds, reading it is bounded: only a regular file is read (a named pipe
+or a device is refused before anything is read from it), at most `MAX_BYTES`, nesting
 deeper than `MAX_DEPTH` levels, documents that aliases expand past `MAX_VALUES` values
 (a "billion laughs" file) and whole numbers beyond `MAX_NUMBER` are refused with their
-place in the file, and control characters (a NUL byte) are named where they are. libyaml's C parser is used where
+place in the file (a value past MAX_VALUES as written is said to be past the size limit;
+one that aliases make so large, to be an alias bomb), and control characters (a NUL byte)
+are named where they are. libyaml's C parser is used where
 PyYAML has it; when it finds a problem, the pure-Python parser reads the text again, so
 messages and places are the same with or without libyaml.
 """
 from __future__ import annotations
 
 import datetime
+import errno
 import functools
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -81,6 +87,9 @@ def check_bounds(root: yaml.Node) -> None:
             size[key] = 1 + sum(size[id(k)] for k in kids)
             height[key] = 1 + max((height[id(k)] for k in kids), default=0)   # collections, as Loader counts
             if size[key] > MAX_VALUES:
+                if _written(node) > MAX_VALUES:     # as large as written: a size, not aliases
+                    raise LimitError(f"this value holds more than {MAX_VALUES:,} values; no file rulings reads "
+                                     "needs that many (the size limit)", node.start_mark)
                 raise LimitError(f"aliases (*name) make this value more than {MAX_VALUES:,} values when "
                                  "they are expanded (a 'billion laughs' file?); rulings reads no more", node.start_mark)
             continue
@@ -100,6 +109,19 @@ def check_bounds(root: yaml.Node) -> None:
         open_.add(key)
         stack.append((node, depth, True))
         stack.extend((k, depth + 1, False) for k in reversed(_children(node)))
+
+
+def _written(root: yaml.Node) -> int:
+    """How many values `root` holds as written, each node once however many aliases name
+    it (counting stops past MAX_VALUES)."""
+    seen: set[int] = set()
+    todo = [root]
+    while todo and len(seen) <= MAX_VALUES:
+        node = todo.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            todo.extend(_children(node))
+    return len(seen)
 
 
 class Loader(yaml.SafeLoader):
@@ -717,14 +739,50 @@ class FileProblem(SpecError):
     command rather than a problem in a spec."""
 
 
+class NotRegularFile(OSError):
+    """A path a command was to read that is no regular file (a named pipe, a device, a
+    socket, a folder): reading it could wait for ever or never end. An OSError naming
+    the file, so a command that meets it unexpected reports it (exit 2)."""
+
+
+def _kind(mode: int) -> str:
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+                        (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def open_regular(path: str | Path):
+    """`path` opened for reading (binary) when it is a regular file; NotRegularFile when it
+    is not. Opened without waiting (a named pipe with no writer would block the opening
+    itself), then looked at: no pipe or device is ever read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == errno.ENXIO:         # a socket, or a pipe's end nobody holds
+            raise NotRegularFile(e.errno, "this is a socket or a pipe, not a regular file", str(path)) from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _kind(mode)
+        raise NotRegularFile(errno.EINVAL, f"this is {kind}, not a regular file" if kind.startswith("a ")
+                             else "this is not a regular file", str(path))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def _read_bytes(path: Path, display: str, what: str = "a spec file") -> bytes:
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             raw = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise SpecErrors([FileProblem(display, 1, 1, "no such file")]) from None
-    except IsADirectoryError:
-        raise SpecErrors([FileProblem(display, 1, 1, f"this is a folder, not {what}")]) from None
+    except (IsADirectoryError, NotRegularFile) as exc:
+        why = f"this is a folder, not {what}" if stat.S_ISDIR(_mode(path)) else \
+            f"{exc.strerror}; rulings reads {what} only from a regular file"
+        raise SpecErrors([FileProblem(display, 1, 1, why)]) from None
     except (OSError, ValueError) as exc:   # ValueError: a NUL in the path
         why = getattr(exc, "strerror", None) or str(exc)
         raise SpecErrors([FileProblem(display, 1, 1, f"cannot read the file: {why}")]) from None
@@ -734,10 +792,17 @@ def _read_bytes(path: Path, display: str, what: str = "a spec file") -> bytes:
     return raw
 
 
+def _mode(path) -> int:
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return 0
+
+
 def read_text(path: str | Path, display: str | None = None, what: str = "a spec file") -> str:
-    """The text of a file a command reads (a spec, a scenario, FAQ questions): at most
-    MAX_BYTES of it (a device such as /dev/zero ends there), UTF-8, a leading BOM
-    dropped. SpecErrors with the one problem, placed, otherwise."""
+    """The text of a file a command reads (a spec, a scenario, FAQ questions): a regular
+    file (a pipe, a device or a socket is refused at once), at most MAX_BYTES of it, UTF-8,
+    a leading BOM dropped. SpecErrors with the one problem, placed, otherwise."""
     path = Path(path)
     display = display or str(path)
     raw = _read_bytes(path, display, what)

@@ -11,8 +11,8 @@ from collections.abc import MutableMapping
 
 import click
 
-from .common import (EXIT_BUG, EXIT_CODES, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE,  # noqa: F401  (re-exported)
-                     READING_HELP, GuardedGroup)
+from .common import (EXIT_BUG, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_UNKNOWN,  # noqa: F401
+                     EXIT_USAGE, READING_HELP, GuardedGroup)                                 # (re-exported)
 
 # each command and the module that holds it; a module is imported when its command is
 # run or listed (`rulings --help`), so one query loads only what it asks
@@ -59,7 +59,8 @@ def main(ctx: click.Context, debug: bool):
 
     Exit codes: 0 yes (legal, possible, valid), 1 no (illegal, impossible, problems
     found), 2 bad usage or input, 3 the solver could not decide, 4 the spec does not
-    decide (judge), 5 the implementation misbehaved (conform), 70 a bug in rulings.
+    decide (judge), 5 the implementation misbehaved (conform), 70 a bug in rulings,
+    130 interrupted (Ctrl-C).
 
     \b
     Examples:

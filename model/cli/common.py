@@ -4,7 +4,8 @@ checking output paths, and the guard that turns an unexpected exception into one
 Exit codes: 0 yes / legal / ok, 1 no / illegal / problems found, 2 bad usage or input,
 3 the solver could not decide (unknown), 4 undecided (no clause of the spec decides it),
 5 the implementation under test misbehaved (conform), 70 a bug in rulings (an unexpected
-exception; the code is sysexits' EX_SOFTWARE).
+exception; the code is sysexits' EX_SOFTWARE), 130 interrupted (Ctrl-C: 128 + SIGINT, as
+a shell reports it).
 """
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ from ..spec import ReadingError, Spec, SpecErrors, load
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_MISBEHAVED = 0, 1, 2, 3, 4, 5
 EXIT_BUG = 70
-EXIT_CODES = (EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_MISBEHAVED, EXIT_BUG)
+EXIT_INTERRUPTED = 130
+EXIT_CODES = (EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_MISBEHAVED, EXIT_BUG,
+              EXIT_INTERRUPTED)
 
 READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
 
@@ -148,25 +151,73 @@ output_file = _output_check(folder=False)
 # ---- the guard ---------------------------------------------------------------------------
 
 
+def _quiet(stream) -> None:
+    """Send what is still to be written to `stream` nowhere: its reader went away."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _flushed() -> bool:
+    """Whether standard output and error took everything written to them (False: a reader
+    closed its end, as `| head` does; what is left is dropped)."""
+    ok = True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            _quiet(stream)
+            ok = False
+    return ok
+
+
 class GuardedGroup(click.Group):
     """A click group whose commands cannot end in a traceback: an exception nobody
     expected prints one line saying it is a bug, and exits EXIT_BUG; `--debug` (an option
-    of the group) prints the traceback first. Two exceptions are not bugs: the file
+    of the group) prints the traceback first. Three exceptions are not bugs: the file
     system refusing a named path (a full disk, a folder removed meanwhile) is reported
-    with the path and exits EXIT_USAGE, and a closed standard output (`| head`) ends the
-    command quietly."""
+    with the path and exits EXIT_USAGE; a closed standard output or error (`| head`)
+    ends the command quietly with EXIT_USAGE, whatever it was saying (an answer, help, a
+    usage error); Ctrl-C exits EXIT_INTERRUPTED."""
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            super().main(*args, **kwargs)
+            code = EXIT_OK
+        except SystemExit as e:
+            code = e.code
+        except BrokenPipeError:      # click was saying what was wrong (usage, 'Aborted!') to a closed pipe
+            code = EXIT_USAGE
+        if not _flushed():
+            code = EXIT_USAGE
+        sys.exit(code)
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:      # --help or --version to a closed pipe
+            _quiet(sys.stdout)
+            raise click.exceptions.Exit(EXIT_USAGE) from None
+        except KeyboardInterrupt:
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, EOFError):
             raise
-        except BrokenPipeError:
-            # the reader went away: nothing more to say, and nowhere to say it
+        except KeyboardInterrupt:
             try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                click.echo("rulings: interrupted", err=True)
             except (OSError, ValueError):
                 pass
+            ctx.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            # the reader went away: nothing more to say, and nowhere to say it
+            _quiet(sys.stdout)
             ctx.exit(EXIT_USAGE)
         except OSError as e:
             if e.filename is None or ctx.meta.get("rulings.debug"):

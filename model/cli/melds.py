@@ -10,7 +10,7 @@ import click
 from ..cards import CardError
 from ..melds import Verdict
 from ..spec import Spec, derived
-from ..specfile import SpecErrors, parse_json
+from ..specfile import NotRegularFile, SpecErrors, open_regular, parse_json
 from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
 
 
@@ -150,7 +150,9 @@ def _batch(spec: Spec, engine: str, source, ask, render) -> None:
     out = sys.stdout
     each_line = source == "-"   # answers to standard input go out line by line: a program may wait for each
     try:
-        stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open(source, "rb")
+        stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open_regular(source)
+    except NotRegularFile as e:
+        _fail(f"cannot read {source}: {e.strerror} (for a stream, give - and send it to standard input)")
     except OSError as e:
         _fail(f"cannot read {source}: {e.strerror or e}")
     with stream:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, _fail, _load
+from .common import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, _fail, _load
 from .scale import scale_options
 
 VERDICT_EXIT = {"legal": EXIT_OK, "illegal": EXIT_NO, "undecided": EXIT_UNDECIDED}
@@ -127,13 +127,14 @@ def judge(game, scenario_file, readings, as_json):
 @click.command()
 @click.argument("game")
 @click.option("--players", "n", type=int, required=True, help="How many play.")
-@click.option("--games", type=int, default=100, show_default=True, help="How many games.")
+@click.option("--games", type=int, default=100, show_default=True,
+              help="How many games (1 to 1,000,000; they are streamed: memory does not grow with them).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seeds every game, player and shuffle.")
 @click.option("--player", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
               help="greedy: lays when it can, takes face-up cards that help (paying only to complete a "
                    "meld), ends the turn with the card that helps least; random: a random kind of move, then a "
                    "random move of that kind.")
-@click.option("--max-moves", type=click.IntRange(1, None), default=200_000, show_default=True,
+@click.option("--max-moves", type=click.IntRange(1, 100_000_000), default=200_000, show_default=True,
               help="A game still running after this many moves is reported as unfinished.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -164,16 +165,33 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json, workers
         _fail(f"{spec.game} cannot be played from its spec: {e.question}")
     if not lo <= n <= hi:
         _fail(f"--players {n}: {spec.title} is for {lo} to {hi} players (clause {spec.rule('players')[0]})")
-    if games < 1:
-        _fail("--games must be 1 or more")
+    if not 1 <= games <= sim.MAX_GAMES:
+        _fail(f"--games {games}: from 1 to {sim.MAX_GAMES:,} games in a run (for more, run again with other "
+              "seeds)")
     from ..executor import ExecutorError
 
+    summary = sim.Summary(spec, n, seed, player)
+
     def play(progress=None):
+        """The games, streamed into the summary; Ctrl-C stops every worker and says how far it got."""
         try:
-            return sim.play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler,
-                                  progress)
+            plays, out = sim.play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler,
+                                        progress)
+        except (ExecutorError, sim.RunError) as e:
+            _fail(str(e))
+        try:
+            for g in plays:
+                summary.add(g)
         except ExecutorError as e:
             _fail(str(e))
+        except KeyboardInterrupt:
+            plays.close()                # every worker stopped before a word is said
+            click.echo(f"rulings: interrupted: {summary.games} of {games} games played"
+                       + (f" on {out.where}" if out.where else "") + "; every worker stopped; no report", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        finally:
+            plays.close()
+        return out
 
     if sys.stderr.isatty():
         from rich.console import Console
@@ -182,12 +200,12 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json, workers
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=games)
-            plays, out = play(lambda k: bar.update(task, completed=k))
+            out = play(lambda k: bar.update(task, completed=k))
     else:
-        plays, out = play()
+        out = play()
     for note in out.notes:
         click.echo(f"rulings: {note}", err=True)
-    rep = sim.report(spec, n, seed, player, plays)
+    rep = summary.report()
     if as_json:
         click.echo(json.dumps(rep, indent=2))
     else:

@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import strategies as st
 
-from rulings.cli import EXIT_BUG, EXIT_CODES, main
+from rulings.cli import EXIT_BUG, EXIT_CODES, EXIT_INTERRUPTED, main
 from rulings.spec import load, packaged_games, spec_path
 from rulings.specfile import MAX_NUMBER
 
@@ -29,6 +29,7 @@ def invoke(args: list[str]):
         raise AssertionError(f"{shown} let {exc!r} escape:\n{trace}")
     assert result.exit_code in EXIT_CODES, f"{shown}: exit {result.exit_code}, not a documented code"
     assert result.exit_code != EXIT_BUG, f"{shown}: the guard caught a bug:\n{result.stderr}"
+    assert result.exit_code != EXIT_INTERRUPTED, f"{shown}: exit 130 (interrupted), and nothing interrupted it"
     assert "Traceback" not in result.output, f"{shown}:\n{result.output}"
     return result
 
@@ -259,12 +260,13 @@ def yaml_file(path: Path) -> dict:
 
 
 @st.composite
-def hostile_scenarios(draw) -> tuple[str, bytes]:
-    """(game, file content): a worked scenario of docs/scenarios/ with fields replaced by
-    wrong values and raw YAML, or its first lines followed by YAML-ish text, or bytes."""
+def hostile_scenarios(draw, game: str | None = None) -> tuple[str, bytes]:
+    """(game, file content): a worked scenario of docs/scenarios/ (of `game`, if given)
+    with fields replaced by wrong values and raw YAML, or its first lines followed by
+    YAML-ish text, or bytes."""
     import copy
 
-    path = draw(st.sampled_from(SCENARIOS))
+    path = draw(st.sampled_from([p for p in SCENARIOS if game is None or p.parent.name == game]))
     game = path.parent.name
     kind = draw(st.sampled_from(["mutated", "mutated", "mutated", "mutated", "tail", "bytes"]))
     if kind == "bytes":
@@ -275,5 +277,37 @@ def hostile_scenarios(draw) -> tuple[str, bytes]:
                              st.characters(codec="utf-8", exclude_categories=("Cs",)))
         return game, (head + "\n" + draw(st.text(alphabet, max_size=200))).encode("utf-8")
     data = copy.deepcopy(yaml_file(path))
+    places = tuple(p for p in paths(data) if p)
+    return game, mutated_text(draw, data, places).encode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def questions_of(game: str) -> dict:
+    from rulings.checks.faq_questions import questions_path
+
+    return yaml_file(questions_path(game))
+
+
+FAQ_GAMES = tuple(g for g in GAMES if (ROOT / "spec" / "faq" / f"{g}.yaml").is_file())
+
+
+@st.composite
+def hostile_questions(draw) -> tuple[str, bytes]:
+    """(game, file content): one or two questions of a game's FAQ (spec/faq/), with fields
+    replaced by wrong values and raw YAML; or text and bytes with no questions in them."""
+    import copy
+
+    game = draw(st.sampled_from(FAQ_GAMES))
+    kind = draw(st.sampled_from(["mutated", "mutated", "mutated", "mutated", "yaml-ish", "bytes"]))
+    if kind == "bytes":
+        return game, draw(st.binary(max_size=300))
+    if kind == "yaml-ish":
+        alphabet = st.one_of(st.sampled_from(list("[]{}:-&*!|>'\"\n #,?%@`\t\\~.0123456789abc")),
+                             st.characters(codec="utf-8", exclude_categories=("Cs",)))
+        return game, ("format: 1\ngame: " + game + "\n" + draw(st.text(alphabet, max_size=200))).encode("utf-8")
+    data = copy.deepcopy(questions_of(game))
+    asked = data["questions"]
+    keep = draw(st.lists(st.integers(0, len(asked) - 1), min_size=1, max_size=2, unique=True))
+    data["questions"] = [asked[i] for i in keep]
     places = tuple(p for p in paths(data) if p)
     return game, mutated_text(draw, data, places).encode("utf-8")

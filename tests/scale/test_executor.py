@@ -3,7 +3,9 @@ process, on local worker processes and on a Dask cluster; a worker killed mid-ru
 work rerun and the run says so; a Dask scheduler nobody answers at is a clear error."""
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,8 +147,12 @@ def _interrupted(extra: list[str], start: float, settle: float, within: float) -
 
 
 def test_ctrl_c_stops_every_local_worker():
-    _, err = _interrupted([], start=60, settle=1, within=10)
+    code, err = _interrupted([], start=60, settle=1, within=10)
     assert "interrupted: 2 local worker process(es) stopped" in err, err
+    # 130 (128 + SIGINT, as a shell reports Ctrl-C), saying how far the run got
+    assert code == 130, err
+    assert re.search(r"rulings: interrupted: \d+ of 400 games played on 2 local worker processes; every worker "
+                     r"stopped; no report", err), err
 
 
 # ---- progress, and one Dask cluster for a command's several pieces of work ------------------------
@@ -195,5 +201,64 @@ def test_a_session_without_dask_says_how_to_install_it(monkeypatch):
 
 def test_ctrl_c_stops_a_local_dask_cluster_the_command_started():
     pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
-    _, err = _interrupted(["--executor", "dask"], start=90, settle=5, within=20)
+    code, err = _interrupted(["--executor", "dask"], start=90, settle=5, within=20)
     assert "interrupted: the chunks not done on a local Dask cluster of 2 worker processes cancelled" in err, err
+    assert code == 130 and "of 400 games played" in err, err
+
+
+# ---- streamed work, and the worker processes capped ----------------------------------------------
+
+def _count_draws():
+    drawn = []
+
+    def chunks():
+        for n in itertools.count():
+            drawn.append(n)
+            yield (n, None)
+    return chunks(), drawn
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stream_draws_its_chunks_only_as_it_hands_them_out(workers):
+    """An endless supply of chunks: the first results come, in order, with only a few
+    chunks drawn beyond them (nothing is built for all the work), and closing the stream
+    stops its workers."""
+    chunks, drawn = _count_draws()
+    got = ex.stream(square_or_die, chunks, workers=workers)
+    first = [next(got) for _ in range(5)]
+    got.close()
+    assert first == [n * n for n in range(5)]
+    assert len(drawn) <= 5 + workers * ex.IN_FLIGHT + 1, drawn
+
+
+def test_stream_reruns_the_chunk_of_a_worker_that_died(tmp_path):
+    jobs = [(n, str(tmp_path / "die") if n == 3 else None) for n in range(8)]
+    out = ex.Outcome([], "")
+    assert list(ex.stream(square_or_die, iter(jobs), workers=2, outcome=out)) == [n * n for n in range(8)]
+    assert out.reruns >= 1 and "rerun" in out.notes[-1] and out.where == "2 local worker processes"
+
+
+def test_stream_gives_up_on_a_chunk_that_always_kills_its_worker():
+    with pytest.raises(ex.ExecutorError, match="ended its worker process"):
+        list(ex.stream(_always_die, iter([1, 2]), workers=2))
+
+
+def test_worker_processes_are_at_most_one_per_core():
+    n, notes = ex.processes(1000)
+    assert n == ex.cores() and "1000 worker processes asked for" in notes[0]
+    assert ex.processes(1) == (1, [])
+
+
+def test_a_local_dask_cluster_is_capped_as_local_workers_are():
+    """--executor dask --workers 1000 started every worker asked for (issue 27: 152
+    processes, 8 GB); now as many as local workers: one per core."""
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    out = ex.Outcome([], "")
+    got = list(ex.stream(square_or_die, iter([(n, None) for n in range(6)]), executor="dask", workers=1000,
+                         outcome=out))
+    assert got == [n * n for n in range(6)]
+    assert out.where == f"a local Dask cluster of {ex.cores()} worker processes"
+    assert any("1000 worker processes asked for" in n for n in out.notes)

@@ -1,11 +1,10 @@
 """The `rulings` command line, through click's CliRunner (and once through the installed
-console script): help with examples, exit codes, the JSON shapes, the acceptance cases of
-the README, and no traceback ever reaching the user."""
+console script): help with examples, exit codes, the JSON shapes, and no traceback ever
+reaching the user. The README's commands run in tests/release/test_wheel.py, from the wheel."""
 from __future__ import annotations
 
 import json
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -334,59 +333,6 @@ def test_lay_level_8_on_eleven_cards_is_impossible(engine):
 def test_lay_bad_token(engine):
     err = usage_error("lay", "tick", "--level", "1", "--engine", engine, "5", "5", "5", "11")
     assert "'11'" in err and load("tick").cards.accepted_forms() in err
-
-
-# ---- the README's examples -------------------------------------------------------------------
-
-
-def readme_commands() -> list[list[str]]:
-    readme = Path(__file__).resolve().parents[2] / "README.md"
-    if not readme.is_file():
-        return []
-    out = []
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"^(?:\.venv/bin/)?rulings (.+?)(\s+#.*)?$", line.strip())
-        if m:
-            out.append(shlex.split(m.group(1)))
-    return out
-
-
-SCALED = ("simulate", "check", "vectors", "conform")       # the commands that take --workers
-
-
-def lighter(args: list[str]) -> list[str]:
-    """A README command as written, its work cut down: at most 10 games, a 10 s what-if
-    budget, one worker (the suite already runs a process per core). What this test holds
-    the README to is that each command runs and answers; what they find is the findings'
-    and the commands' own tests' business."""
-    out = list(args)
-    if out[0] == "serve":      # runs until stopped: tests/serve/ starts it and stops it with Ctrl-C
-        return ["serve", "--help"]
-    for i, a in enumerate(out[:-1]):
-        if a == "--games":
-            out[i + 1] = str(min(int(out[i + 1]), 10))
-    if out[0] == "check" and "--what-if-seconds" not in out:
-        out += ["--what-if-seconds", "10"]
-    if out[0] in SCALED and "--workers" not in out:
-        out += ["--workers", "1"]
-    return out
-
-
-def test_lighter_keeps_the_command_and_cuts_its_work():
-    assert lighter(["simulate", "tick", "--players", "4", "--games", "200"]) == \
-        ["simulate", "tick", "--players", "4", "--games", "10", "--workers", "1"]
-    assert lighter(["check", "tick"]) == ["check", "tick", "--what-if-seconds", "10", "--workers", "1"]
-    assert lighter(["meld", "tick", "--level", "3", "5"]) == ["meld", "tick", "--level", "3", "5"]
-    assert lighter(["serve", "--port", "8080"]) == ["serve", "--help"]
-
-
-@pytest.mark.parametrize("args", readme_commands(), ids=" ".join)
-def test_readme_examples_run(args, monkeypatch, tmp_path):
-    monkeypatch.chdir(Path(__file__).resolve().parents[2])
-    # what an example writes (-o PATH) goes to a temporary folder, not into the checkout
-    args = [str(tmp_path / Path(a).name) if i and args[i - 1] == "-o" else a for i, a in enumerate(args)]
-    result = run(*lighter(args))
-    assert result.exit_code in (0, 1), result.output
 
 
 # ---- the installed console script ------------------------------------------------------------

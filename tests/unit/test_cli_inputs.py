@@ -39,7 +39,7 @@ def usage(*args: str) -> str:
 
 
 def test_exit_codes_documented():
-    assert EXIT_CODES == (0, 1, 2, 3, 4, 5, 70) and EXIT_BUG == 70
+    assert EXIT_CODES == (0, 1, 2, 3, 4, 5, 70, 130) and EXIT_BUG == 70
     text = " ".join(run("--help", code=0).stdout.split())
     for said in ("3 the solver could not decide", "4 the spec does not decide", "5 the implementation misbehaved",
                  "70 a bug in rulings"):
@@ -144,9 +144,10 @@ def test_a_clause_read_twice(command):
     assert "--reading names clause 'wild-limit' twice (per-set and per-lay-down)" in err
 
 
-def test_simulate_max_moves_zero():
-    assert "Invalid value for '--max-moves': 0 is not in the range x>=1" in usage(
-        "simulate", "tick", "--players", "2", "--max-moves", "0")
+@pytest.mark.parametrize("moves", ["0", "100000001", str(10 ** 30)])
+def test_simulate_max_moves_out_of_range(moves):
+    assert f"Invalid value for '--max-moves': {moves} is not in the range 1<=x<=100000000" in usage(
+        "simulate", "tick", "--players", "2", "--max-moves", moves)
 
 
 # ---- output paths, before any work -------------------------------------------------------------
@@ -289,10 +290,11 @@ def test_a_questions_file_that_is_not_a_mapping(tmp_path, content):
 
 @pytest.mark.parametrize("command", [["judge", "tick", "/dev/zero"], ["faq", "tick", "--questions", "/dev/zero"]],
                          ids=["judge", "faq"])
-def test_a_file_with_no_end_is_read_only_up_to_the_bound(command):
-    """/dev/zero was read until memory ran out."""
+def test_a_device_is_refused_before_it_is_read(command):
+    """/dev/zero was read until memory ran out; then up to the size bound; a device is now
+    refused at once, as a named pipe is (which blocked for ever, issue 27)."""
     err = usage(*command)
-    assert "/dev/zero: the file is larger than 2,000,000 bytes" in err, err
+    assert "/dev/zero: this is a device, not a regular file; rulings reads a" in err, err
 
 
 def test_batch_lines_that_are_not_json_or_not_utf8(tmp_path):
@@ -313,9 +315,16 @@ def test_batch_lines_that_are_not_json_or_not_utf8(tmp_path):
     assert answers[3] == {"error": "not UTF-8 text: byte 0xe9", "line": 4}
 
 
-def test_batch_of_a_file_with_no_line_end():
+def test_batch_of_a_stream_with_no_line_end():
+    result = CliRunner().invoke(main, ["meld", "tick", "--batch", "-"], input=b"0" * 300_000)
+    assert result.exit_code == 2, result.output
+    assert "rulings: -: line 1 is longer than 100,000 bytes; a query is far shorter" in result.stderr, result.stderr
+
+
+def test_batch_of_a_device_is_refused_pointing_to_standard_input():
     err = usage("meld", "tick", "--batch", "/dev/zero")
-    assert "rulings: /dev/zero: line 1 is longer than 100,000 bytes; a query is far shorter" in err, err
+    assert "cannot read /dev/zero: this is a device, not a regular file (for a stream, give - and send it to " \
+           "standard input)" in err, err
 
 
 @pytest.mark.parametrize("address", ["nonsense", "tcp://host", "foo://127.0.0.1:1", "tcp://127.0.0.1:99999",

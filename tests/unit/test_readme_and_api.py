@@ -62,5 +62,6 @@ def test_readme_use_commands_call_the_installed_script():
 def test_readme_states_every_exit_code():
     text = " ".join(README.read_text(encoding="utf-8").split())
     for code in EXIT_CODES:
-        assert re.search(rf"\b{code} (yes|no|bad usage|the solver|the spec|the implementation|a bug)", text), code
+        assert re.search(rf"\b{code} (yes|no|bad usage|the solver|the spec|the implementation|a bug|interrupted)",
+                         text), code
     assert "Every command but `faq` and `serve` takes `--json`" in text

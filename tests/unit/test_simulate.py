@@ -108,3 +108,82 @@ def test_a_round_where_the_stock_was_refilled_ran_out(tick, plays):
     assert all(p.ran_out for p in rounds if p.reshuffles or p.how in ("stock_empty", "nothing_left"))
     rep = sim.report(tick, 3, 7, "greedy", plays)
     assert rep["stock"]["rounds_where_it_ran_out_share"] == round(sum(p.ran_out for p in rounds) / len(rounds), 4)
+
+
+# ---- streamed games (issue 27) --------------------------------------------------------------------
+
+def test_a_spread_from_its_histogram_is_the_statistics_one():
+    import random
+    import statistics
+
+    rng = random.Random(3)
+    for size in (1, 2, 3, 10, 101, 1000):
+        xs = [rng.randrange(-50, 400) for _ in range(size)]
+        want = {"mean": round(statistics.fmean(xs), 2), "median": statistics.median(xs), "min": min(xs),
+                "max": max(xs)}
+        got = sim._spread(xs, 2)
+        assert got == want and type(got["median"]) is type(want["median"]), (xs, got, want)
+    assert sim._spread([]) == {"mean": None, "median": None, "min": None, "max": None}
+
+
+def _fake_games(count: int):
+    """Games as play_game records them, made up (no play): what a Summary is fed."""
+    import random
+    from collections import Counter
+
+    rng = random.Random(count)
+    for i in range(count):
+        rounds = [sim.RoundPlay(level, "went_out", False, rng.randrange(5, 40), {"tick": (rng.randrange(4), {})}, 0)
+                  for level in range(1, 9)]
+        yield sim.GamePlay(i, rng.randrange(300, 900), True, rounds, {"scores": (rng.randrange(500),) * 3},
+                           (0,), None, Counter({"stalled-level": 1}), "scores")
+
+
+def test_the_summary_holds_the_same_memory_for_ten_times_the_games(tick):
+    """A run's games are summed as they come: feeding ten times as many games to a Summary
+    leaves it no larger (its histograms grow with the distinct values, not the games)."""
+    import tracemalloc
+
+    def peak(count: int) -> int:
+        summary = sim.Summary(tick, 3, 1, "greedy")
+        tracemalloc.start()
+        for g in _fake_games(count):
+            summary.add(g)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert summary.report()["games"] == count
+        return top
+
+    small, large = peak(2_000), peak(20_000)
+    assert large < small + 200_000, (small, large)
+
+
+def test_play_games_builds_nothing_for_every_game_before_playing(tick):
+    """The most games a run takes: the first ones come at once (the old code built every
+    game's job first: 2.7 GB for 10**7 games)."""
+    plays, out = sim.play_games(tick, 2, sim.MAX_GAMES, 4, max_moves=5)
+    try:
+        first = [next(plays) for _ in range(3)]
+    finally:
+        plays.close()
+    assert [g.seed for g in first] == [sim.game_seed(4, i) for i in range(3)]
+    assert out.where == "this process"
+
+
+@pytest.mark.parametrize("games", [0, -5, sim.MAX_GAMES + 1, 10 ** 8])
+def test_too_many_or_too_few_games_are_refused_naming_the_limit(tick, games):
+    with pytest.raises(sim.RunError, match=r"from 1 to 1,000,000 games in a run"):
+        sim.play_games(tick, 2, games, 1)
+    result = CliRunner().invoke(main, ["simulate", "tick", "--players", "2", "--games", str(games)])
+    assert result.exit_code == 2
+    assert f"--games {games}: from 1 to 1,000,000 games in a run" in result.stderr
+
+
+def test_a_game_that_ends_during_a_round_counts_that_round():
+    """Sequence Numbers ends as soon as a side has its lines (game_end at_once), with no
+    round end: the round was played all the same (the report said 0 rounds per game)."""
+    spec = load("sequence-numbers")
+    rep = sim.run(spec, 4, 3, seed=1)
+    assert rep["rounds_per_game"]["min"] == 1 and rep["rounds"][0]["played"] == 3
+    assert rep["rounds"][0]["ended"]["game_ended"] == 3
+    assert "rounds per game: mean 1, max 1" in sim.format_report(rep)

@@ -159,9 +159,10 @@ def test_a_file_past_the_size_bound(tmp_path):
     assert f"larger than {MAX_BYTES:,} bytes" in errors[0].message
 
 
-def test_an_endless_file_is_read_only_up_to_the_bound():
+def test_a_device_is_refused_before_it_is_read():
     errors = validate(["/dev/zero"])
-    assert len(errors) == 1 and "larger than" in errors[0].message
+    assert len(errors) == 1 and isinstance(errors[0], FileProblem)
+    assert errors[0].message == "this is a device, not a regular file; rulings reads a spec file only from a regular file"
 
 
 @pytest.mark.parametrize("name", ["x" * 300, "x" * 300 + ".yaml", "ti\0ck", "a/b/c", ""])
