@@ -18,7 +18,7 @@ memory whatever its number of games (at most `MAX_GAMES`).
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -61,6 +61,8 @@ class GamePlay:
     undecided: str | None = None                    # the question that stopped the game
     rested_on: Counter = field(default_factory=Counter)    # clause -> decisions that rested on it
     score_counter: str = ""                         # the counter scores go into, if a score is kept
+    stopped: str | None = None                      # "repeated" (a position came back) or "move cap"
+    trace: dict | None = None                       # a scenario to replay the moves before the stop
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -105,8 +107,16 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
     spent: dict = {m: [0, Counter()] for m in paid}
     seen = 0
     emptied = False                # the stock seen empty this round (a `pass` rule leaves it so)
+    positions: Counter = Counter()  # positions met this round (a greedy player's choices are fixed:
+    again = 2 if player == "greedy" else REPEATS     # one that comes back comes back for ever)
+    recent: deque = deque(maxlen=TRACE_MOVES)
     for _ in range(max_moves):
         if state.over:
+            break
+        key = position(state)
+        positions[key] += 1
+        if positions[key] >= again:
+            g.stopped, g.trace = "repeated", _trace(recent)
             break
         try:
             move = seats[state.current].choose(state)
@@ -120,6 +130,9 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
             break
         if isinstance(nxt, Refusal):
             raise AssertionError(f"a {player} player chose a refused move {move!r}: {nxt}")
+        recent.append((state, move))
+        if nxt.round != state.round:
+            positions.clear()
         g.moves += 1
         if move.id in paid and nxt.results == state.results:
             units = move.arg if isinstance(move.arg, int) else 1      # a paid draw's units
@@ -145,12 +158,37 @@ def play_game(spec: Spec, n: int, seed: int, player: str = "greedy", trace: bool
                                   {m: (u, dict(c)) for m, (u, c) in spent.items()}, state.reshuffles,
                                   emptied or state.reshuffles > 0))
     g.finished = state.over
+    if not state.over and not g.undecided and not g.stopped:
+        g.stopped, g.trace = "move cap", _trace(recent)
     for c in r.counters.values():
         if c.each:
             g.counters[c.id] = tuple(state.counter(c.id, s) for s in range(n))
     g.score_counter = r.get("scoring.into") or ""
     g.winners = state.winners
     return g
+
+
+KEPT_STOPS = 3       # stopped games a report shows, with their traces
+REPEATS = 4          # a random player's game is stopped when a position comes back this often
+TRACE_MOVES = 40     # the moves before a stop kept to replay
+
+
+def position(state) -> tuple:
+    """What a position is, apart from how many turns led to it: the round, dealer, seat to
+    play, phase, every zone and counter, the direction of play and effects pending."""
+    return (state.round, state.dealer, state.current, state.phase, state.zones, state.counters, state.direction,
+            state.pending, state.finished, state.reshuffles, state.lays_this_turn)
+
+
+def _trace(recent) -> dict | None:
+    """The last moves before a stop as a scenario: the position before them, and the moves
+    (`rulings judge` replays them one by one)."""
+    if not recent:
+        return None
+    from .kernel import codec
+
+    first = recent[0][0]
+    return codec.state_to_doc(first, [m for _, m in recent])
 
 
 def _round_closed(state) -> bool:
@@ -242,6 +280,8 @@ class Summary:
         self.clauses = list(assumptions(spec))
         self.games = self.finished = self.shared_wins = 0
         self.undecided: Counter = Counter()          # in the order the games first met each question
+        self.stopped: Counter = Counter()            # why games were stopped: repeated, move cap
+        self.stops: list = []                        # the first few, with their seeds and traces
         self.moves, self.rounds_per_game, self.margins = Spread(), Spread(), Spread()
         self.groups: dict = {}
         self.finals = {c: Spread() for c in self.each}
@@ -255,6 +295,10 @@ class Summary:
         self.games += 1
         if g.undecided:
             self.undecided[g.undecided] += 1
+        if g.stopped:
+            self.stopped[g.stopped] += 1
+            if len(self.stops) < KEPT_STOPS:
+                self.stops.append({"seed": g.seed, "why": g.stopped, "moves": g.moves, "trace": g.trace})
         self.moves.add(g.moves)
         self.rounds_per_game.add(len(g.rounds))
         for p in g.rounds:
@@ -317,6 +361,8 @@ class Summary:
             "finished": self.finished,
             "unfinished": games - self.finished - sum(self.undecided.values()),
             "undecided": dict(self.undecided),
+            "stopped": dict(self.stopped),
+            "stopped_games": self.stops,
             "moves_per_game": self.moves.to_json(),
             "rounds_per_game": self.rounds_per_game.to_json(),
             "grouped_by": by,
@@ -417,12 +463,19 @@ def format_report(rep: dict) -> str:
     out = []
     w = out.append
     extra = []
-    if rep["unfinished"]:
-        extra.append(f"{rep['unfinished']} unfinished (move cap)")
+    stops = rep.get("stopped", {})
+    if stops.get("repeated"):
+        extra.append(f"{stops['repeated']} stopped: a position came back without progress")
+    if stops.get("move cap"):
+        extra.append(f"{stops['move cap']} stopped at the move cap")
     for q, k in rep["undecided"].items():
         extra.append(f"{k} undecided: {q}")
     w(f"{rep['game']}: {rep['games']} games, {rep['players']} {rep['player']} players, seed {rep['seed']}"
       + ("; " + "; ".join(extra) if extra else ""))
+    for s in rep.get("stopped_games", []):
+        why = "a position came back without progress" if s["why"] == "repeated" else "the move cap was reached"
+        w(f"  game seed {s['seed']}: {why} after {s['moves']} moves (--json gives the moves before it as a "
+          "scenario, stopped_games[].trace, that rulings judge replays)")
     changed = rep["readings_not_adopted"]
     w("readings: " + (", ".join(f"{c}={x}" for c, x in changed.items()) if changed else "the spec's adopted ones"))
     m, rp = rep["moves_per_game"], rep["rounds_per_game"]

@@ -16,8 +16,8 @@ Fields of every move (beside `mechanic`, `phase`, `then`):
   VARIABLE: value}` (ARG the name of the mechanic's own argument, `card` for a card).
 
 Effects (`effects: {NAME: {...}}`, a kernel key): when a move plays a card for which the
-effect's `card` expression holds (`on: played`, the default), or when the deal turns such
-a card up (`on: turned_up`, or `both`), the effect acts: `set: {VARIABLE: EXPR}` (read
+effect's `card` expression holds (`at: played`, the default), or when the deal turns such
+a card up (`at: turned_up`, or `both`), the effect acts: `set: {VARIABLE: EXPR}` (read
 with `card`), `reverse: true` (the direction of play turns), `skip: N` (the next N
 players lose their turn), `draw: N` (the next player draws N cards from the stock before
 their turn), `again: true` (the mover plays another turn).
@@ -33,7 +33,7 @@ from .registry import FUNCTIONS_OF_MOVES, MECHANICS, Arg, whole
 from .state import Refusal, State
 from .vocabulary import COMMON_FIELDS, COMMON_RESTRICTIONS  # noqa: F401  (the fields this module plays)
 
-EFFECT_FIELDS = ("card", "on", "set", "reverse", "skip", "draw", "again")
+EFFECT_FIELDS = ("card", "at", "set", "reverse", "skip", "draw", "again")
 
 
 class Chosen(NamedTuple):
@@ -271,7 +271,7 @@ def effects(state: State, r, card: int, when: str) -> State:
     """The effects of a card played or turned up: variables set and the direction turned
     at once; skips, draws and another turn kept for the turn's end (`State.pending`)."""
     for name, eff in r.effects.items():
-        on = eff.get("on", "played")
+        on = eff.get("at", "played")
         if on != "both" and on != when:
             continue
         test = r.effect_exprs[(name, "card")]

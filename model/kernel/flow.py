@@ -163,7 +163,7 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
 
 
 def _turned_up(state: State, card: int) -> State:
-    """The card turned up at the deal acts (`effects` on: turned_up): its dealer is the one
+    """The card turned up at the deal acts (`effects` at: turned_up): its dealer is the one
     who turned it; the first player meets its skips and draws, a reversal turns play."""
     from .common import effects
 
