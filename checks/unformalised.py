@@ -23,7 +23,7 @@ def unformalised_findings(spec) -> tuple[list[Finding], str]:
         why = " ".join(str(c.informal.get("why", "")).split())
         out.append(Finding(
             id=f"unformalised:{c.id}", kind="unformalised", clauses=[c.id], sources=list(c.source),
-            question=f"does play follow clause {c.id} ({c.says.strip().rstrip('.')})?",
+            question=f"does play keep to clause {c.id} ({c.says.strip().rstrip('.')})?",
             verdict=f"not searched: the clause is stated in words only ({why}); every answer where it would "
                     "apply may differ from the rulebook's",
             resolved=False, resolution="give the rule formal content, or a reading the language can say",

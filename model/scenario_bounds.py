@@ -147,15 +147,23 @@ def _boards(state: State, r) -> Iterable[str]:
 
 
 def _moves(state: State, moves: Iterable[tuple[str, Move]]) -> Iterable[str]:
+    from .kernel import codec
+
     n = state.players
+    spec = state.spec
+    r = rules(spec)
     for where, m in moves:
-        if m.seat is not None and not 0 <= m.seat < n:
-            yield f"{where}.{m.id}: seat {m.seat} is not a seat of this game ({n} players: seats 0-{n - 1})"
-        for name in ("units", "group"):
-            v = getattr(m, name, None)
+        decl = r.moves.get(m.id)
+        kind = codec.arg_kind(spec, decl) if decl is not None else None
+        arg = m.arg
+        seat = arg if kind == "seat" else getattr(arg, "seat", None) if kind == "extend" else None
+        if isinstance(seat, int) and not 0 <= seat < n:
+            yield f"{where}.{m.id}: seat {seat} is not a seat of this game ({n} players: seats 0-{n - 1})"
+        counts = [("count", arg)] if kind == "units" else [("meld number", getattr(arg, "meld", None))] \
+            if kind == "extend" else []
+        for what, v in counts:
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_COUNT:
-                yield f"{where}.{m.id}: {_short(v)} is past any {'count' if name == 'units' else 'meld number'} a game has " \
-                      f"(at most {MAX_COUNT:,})"
+                yield f"{where}.{m.id}: {_short(v)} is past any {what} a game has (at most {MAX_COUNT:,})"
 
 
 def problems(state: State, moves: Iterable[tuple[str, Move]] = ()) -> list[str]:

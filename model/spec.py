@@ -23,6 +23,27 @@ from .specfile import FileProblem, Positions, SpecError, SpecErrors, formal_keys
 
 RULEBOOKS_ENV = "RULINGS_RULEBOOKS"
 
+# fields of the meld layer whose absence lifts a restriction (nothing is decided for the spec:
+# the rule is simply not part of the game), as the kernel's `vocabulary.RESTRICTIONS` are
+RESTRICTIONS = {
+    "meld_kind.same": "the cards of a meld need not share any attribute's value",
+    "meld_kind.distinct": "the cards of a meld may share attribute values",
+    "meld_kind.run": "the cards of a meld need not follow in sequence",
+    "meld_kind.size": "a meld of the kind may hold any number of cards",
+    "meld_kind.where": "a meld of the kind meets no further condition",
+    "constraint.kinds": "the constraint holds for melds of every kind",
+    "constraint.contracts": "the constraint holds under every contract",
+    "level_sets.distinct": "the melds a level asks for may share attribute values",
+    "extra_melds": "no meld beyond the contract goes down with it",
+}
+
+
+def is_restriction(field: str) -> bool:
+    """Whether the absence of a meld-layer field (or of a part of one) lifts a restriction."""
+    parts = field.split(".")
+    return any(".".join(parts[:i]) in RESTRICTIONS for i in range(len(parts), 0, -1))
+
+
 # names an expression of the deal may use (claims about the deal read them too)
 DEAL_NAMES = ("players",)
 
@@ -617,6 +638,11 @@ class _Builder:
         size_clause = next((cid for cid, f in in_force.items() if "size" in f.get("level_sets", {})), None)
         distinct_clause = next((cid for cid, f in in_force.items() if "distinct" in f.get("level_sets", {})), None)
         exact = any(f.get("level_sets", {}).get("size") == "exactly" for f in in_force.values())
+        if size_clause is None and any("levels" in f for f in in_force.values()):
+            lv = next(cid for cid, f in in_force.items() if "levels" in f)
+            self.err(("clauses", lv), "the levels give their melds' sizes, and no clause says whether a level's "
+                     "melds hold at least or exactly that many cards: level_sets: {size: at-least or exactly}",
+                     key=True)
         distinct = tuple(a for f in in_force.values() for a in f.get("level_sets", {}).get("distinct", ()))
         # the cards a lay-down keeps in hand: one for the move that discards to end the turn
         keep_clause, keep = None, 0
@@ -658,6 +684,13 @@ class _Builder:
             raise SpecErrors([self.pos.error(p.path, p.text(), col_offset=p.col) for p in kernel.problems])
         object.__setattr__(spec, "kernel_rules", kernel)     # kept with the spec: specs are frozen
         return spec
+
+
+def build(data: dict, pos: Positions, origin: str = "", choices: Mapping[str, str] | None = None,
+          rulebooks: str | None = None) -> Spec:
+    """A spec from data already read (`specfile.read`), perhaps changed in memory: checked
+    as `load` checks a file (raises SpecErrors), with these readings chosen."""
+    return _Builder(data, pos, rulebooks_dir(rulebooks), origin).build(dict(choices or {}))
 
 
 def validate(paths: list[str], rulebooks: str | None = None) -> list[SpecError]:

@@ -108,6 +108,6 @@ def _legal_moves(state: State) -> list[Move]:
         out += [Move(m.id, a) for a in common.offered(state, r, m, mech, out)]
         if mech.stage < WITHHELD_FROM and mech.holds_back(state, r, m, out):
             held = True
-    if not out and phase and all(mechanic(m.mechanic).no_move_undecided for m in phase):
+    if not out:                    # a player with nothing they may do: no clause says what happens
         raise flow.no_move(state)
     return out

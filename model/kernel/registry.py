@@ -159,6 +159,7 @@ class ZoneKind:
     says = ""
     fields: Mapping[str, dict] = {}            # its own fields of the zone declaration (JSON Schema)
     keys: Mapping[str, dict] = {}              # kernel keys of a clause this kind reads (JSON Schema)
+    restrictions: Mapping[str, str] = {}       # fields of those keys whose absence lifts a restriction
     owners: tuple[str, ...] = ("each", "shared")
 
     def check(self, r, zid: str, z: Mapping) -> None:

@@ -375,6 +375,8 @@ class Rules:
             if not isinstance(eff, Mapping) or "card" not in eff:
                 self.err(f"effects.{name}", f"effect {name!r} needs card: which cards it is of (an expression of card)")
                 continue
+            if not any(eff.get(k) for k in ("set", "reverse", "skip", "draw", "again")):
+                self.err(f"effects.{name}", f"effect {name!r} does nothing: give set, reverse, skip, draw or again")
             for var in (eff.get("set") or {}):
                 if var not in self.counters:
                     self.err(f"effects.{name}.set", f"effect {name!r} sets {var!r}, which is not a counter or variable")
@@ -410,6 +412,11 @@ class Rules:
             for ct in self.spec.cards.types:
                 if not ct.natural and ct.token not in counted:
                     self.err("pack", f"the pack gives no count of {ct.token}: how many does one pack hold? (0 if none)")
+            tokens = {ct.token for ct in self.spec.cards.types if not ct.natural}
+            for tok in counted:
+                if tok not in tokens:
+                    self.err("pack", f"the pack counts {tok!r}, which is not a wild or special card of the game; "
+                             f"they are: {', '.join(sorted(tokens)) or 'none'}")
         reached = {self.get("turn.starts_with")} | {m.then for m in self.moves.values()}
         for p in self.phases.values():
             if p.when is None and p.id not in reached:
@@ -429,6 +436,9 @@ class Rules:
         if se and "zone" not in se and ("then" in se):
             self.err("stock_empty", "stock_empty needs zone: the pile that runs out")
         sc = t.get("scoring")
+        if isinstance(sc, Mapping) and sc.get("kept", True) and "round" not in sc:
+            self.err("scoring", "scoring needs round: a player's score for a round (an expression of its terms), "
+                     "or kept: false where no score is kept")
         if isinstance(sc, Mapping) and sc.get("kept", True):
             into = sc.get("into")
             if into is not None and (into not in self.counters or not self.counters[into].each):

@@ -34,6 +34,9 @@ class TrickZone(ZoneKind):
     name = "trick"
     says = "the cards played to the current trick, each with its player, in the order played"
     owners = ("shared",)
+    restrictions = {"tricks.winner.among": "every card of the trick competes by highest",
+                    "tricks.count": "nobody counts the tricks each player won",
+                    "tricks.size": "a trick holds one card of every player"}
     keys = {"tricks": {
         "type": "object", "additionalProperties": False, "required": ["zone"],
         "properties": {

@@ -16,7 +16,7 @@ message naming it. `docs/kernel.md` explains every key.
 """
 from __future__ import annotations
 
-from .registry import MECHANICS
+from .registry import MECHANICS, ZONE_KINDS
 
 # the formal keys of a clause the kernel reads (the meld keys are read by spec.py)
 KEYS = ("zones", "counters", "inputs", "phases", "moves", "deal", "dealer", "turn", "go_out", "stock_empty",
@@ -45,6 +45,7 @@ COMMON_RESTRICTIONS = {
     "only_if": "the move may be made whatever else holds",
     "unless": "nothing stops the move",
     "except": "any card may be the move's card",
+    "choose": "the mover names nothing with the move",
 }
 OUTCOMES = ("counts", "void", "replay", "last_turns")      # what a round end does: see docs/kernel.md
 
@@ -84,6 +85,11 @@ QUESTIONS = {
     "board.share": "how many spaces may two lines of one side have in common?",
 }
 
+# fields read only with a restriction: missing with it, they are not asked at all
+RESTRICTION_PARTS = {
+    "deal.face_up": ("deal.face_up_to",),
+}
+
 # fields that are part of one decision: missing with it, they are asked by its question
 PARTS = {
     "stock_empty.then": ("stock_empty.zone", "stock_empty.from"),
@@ -98,6 +104,9 @@ RESTRICTIONS = {
     "round_end.advance": "no counter changes between rounds",
     "bonus": "nobody earns a bonus",
     "game_end.at_once": "the game ends only when a round ends",
+    "game_end.when": "the game ends only at once, by game_end.at_once (without either, when it ends is a decision)",
+    "game_end.winner.among": "every player may win",
+    "game_end.winner.then": "a tie on the counter that decides is a tie",
     "turn.after_win": "every round starts with the player turn.first names",
 }
 
@@ -129,8 +138,17 @@ def _matches(field: str, table) -> str | None:
 
 
 def is_restriction(field: str) -> bool:
-    """Whether a field's absence only lifts a restriction (nothing is decided for the spec)."""
-    return _matches(field, RESTRICTIONS) is not None or _move_field(field, "restrictions") is not None
+    """Whether a field's absence only lifts a restriction (nothing is decided for the spec):
+    a restriction, a part of one (`round_end.advance.level`), or a restriction of a move's
+    mechanic or of a key a zone kind reads."""
+    parts = field.split(".")
+    for i in range(len(parts), 0, -1):
+        f = ".".join(parts[:i])
+        if _matches(f, RESTRICTIONS) is not None or _move_field(f, "restrictions") is not None:
+            return True
+        if any(f in z.restrictions for z in ZONE_KINDS.values()):
+            return True
+    return False
 
 
 def question(field: str) -> str:
