@@ -61,7 +61,7 @@ def judge(game, scenario_file, readings, as_json):
       rulings judge tick docs/scenarios/tick/go-out-first-round.yaml --reading go-out-timing=others-have-played
     """
     from .. import kernel, scenario as sc
-    from ..kernel.codec import move_words
+    from ..kernel.codec import move_words, state_to_doc
 
     spec = _load(game, readings)
     choices = dict(r.split("=", 1) for r in readings)
@@ -78,7 +78,8 @@ def judge(game, scenario_file, readings, as_json):
         sys.exit(VERDICT_EXIT[j.verdict])
     st = scen.state
     r = kernel.rules(j.spec)
-    shared = ", ".join(f"{c.id} {st.counter(c.id)}" for c in r.counters.values() if not c.each)
+    start = state_to_doc(st)               # a typed counter written as the scenario writes it (a suit, a card)
+    shared = ", ".join(f"{c.id} {start[c.id]}" for c in r.counters.values() if not c.each)
     click.echo(f"{j.spec.title}{', ' + shared if shared else ''}: {j.verdict.upper()}")
     if data.get("description"):
         click.echo(f"  {' '.join(str(data['description']).split())}")
@@ -98,14 +99,14 @@ def judge(game, scenario_file, readings, as_json):
     for e in out["round_ends"]:
         how = "void, nobody scores" if e["void"] else (
             f"seat {e['went_out']} went out" if e["went_out"] is not None else f"nobody went out ({e['how']})")
-        scores = (", level scores " + ", ".join(f"seat {i}: {x:+d}" for i, x in enumerate(e["scores"]))
+        scores = (", round scores " + ", ".join(f"seat {i}: {x:+d}" for i, x in enumerate(e["scores"]))
                   if "scores" in e else "")
         click.echo(f"  round {e['round']} ended ({how}){scores}")
     if j.result is not None:
         res = j.result
         if res["phase"] == "over":
             into = r.get("scoring.into")
-            best = f" with {max(res[into])} points" if into else ""
+            best = f" ({into} {res[into][res['winners'][0]]})" if into and res["winners"] else ""
             click.echo(f"  the game is over: seat(s) {', '.join(map(str, res['winners']))} win{best}")
         else:
             me = res["to_play"]

@@ -35,6 +35,9 @@ GAMES = {
                 {"must-place": "wild-optional"}, {"reshuffle-when": "when-emptied"}],
     "sequence-numbers": [{}, {"minus-then-draw": "turn-over"}, {"second-sequence": "any-spaces"},
                          {"teams-of-six": "three-teams"}],
+    "crazy-eights": [{}, {"action-cards": "actions"}],
+    "oh-hell": [{}],
+    "sevens": [{}],
 }
 _specs: dict = {}
 
@@ -59,6 +62,8 @@ def all_cards(state) -> Counter:
                 out += Counter(c for c, _ in v)
             elif z.kind == "board":                 # chips, not cards
                 continue
+            elif z.kind == "trick":                 # (seat, card) in the order played
+                out += Counter(c for _, c in v)
             else:
                 out += Counter(v)
     return out
@@ -201,8 +206,12 @@ class GameMachine(RuleBasedStateMachine):
         r = self.r
         for res in s.results[self.seen_results:]:
             terms = dict(res.terms)
+            # recomputed from the result alone where the expression reads only what the result
+            # keeps (Oh Hell's reads each player's bid, a counter reset by the next deal)
+            kept = set(self.spec.params) | set(terms) | {f"others({k})" for k in terms} | {"went_out"}
+            readable = r.score_expr is not None and set(r.score_expr.names) <= kept
             for i in range(len(res.scores)):
-                if r.score_expr is not None and not res.void:
+                if readable and not res.void:
                     env = dict(self.spec.params, **{k: v[i] for k, v in terms.items()},
                                **{f"others({k})": sum(v) - v[i] for k, v in terms.items()},
                                went_out=(i == res.went_out))
@@ -281,11 +290,26 @@ class SequenceNumbersMachine(GameMachine):
     game = "sequence-numbers"
 
 
+class CrazyEightsMachine(GameMachine):
+    game = "crazy-eights"
+
+
+class OhHellMachine(GameMachine):
+    game = "oh-hell"
+
+
+class SevensMachine(GameMachine):
+    game = "sevens"
+
+
 TestTick = TickMachine.TestCase
 TestGarbage = GarbageMachine.TestCase
 TestSequenceNumbers = SequenceNumbersMachine.TestCase
 TestLevel8 = Level8Machine.TestCase
 TestRummikub = RummikubMachine.TestCase
+TestCrazyEights = CrazyEightsMachine.TestCase
+TestOhHell = OhHellMachine.TestCase
+TestSevens = SevensMachine.TestCase
 # a Rummikub step asks the rearrangement solver (Z3) for the play it offers: a fortieth of
 # the profile's examples keeps this machine's share of the suite near the others'
 TestRummikub.settings = settings(settings.default, max_examples=max(5, settings.default.max_examples // 40))

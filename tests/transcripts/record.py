@@ -11,6 +11,7 @@ the players, the deciders or the spec shows as the first move that differs.
 Regenerate after an intended change of behaviour (and read the diff):
 
     python -m tests.transcripts.record            # rewrite every transcript
+    python -m tests.transcripts.record STEM ...   # rewrite only these (a new case, say)
     python -m tests.transcripts.record --check    # replay them, report the first difference
 """
 from __future__ import annotations
@@ -56,6 +57,11 @@ CASES = [
     ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
     ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
      {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
+    # the games written from the project's own rules texts (spec/rules/)
+    ("crazy-eights-4p-greedy-s1", 4, "greedy", 1, {}),
+    ("crazy-eights-3p-greedy-s2-actions", 3, "greedy", 2, {"action-cards": "actions"}),
+    ("oh-hell-4p-greedy-s1", 4, "greedy", 1, {}),
+    ("sevens-4p-greedy-s1", 4, "greedy", 1, {}),
 ]
 
 
@@ -157,8 +163,15 @@ def write(stem: str, doc: dict) -> None:
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
+    only = [a for a in argv if not a.startswith("--")]
+    unknown = set(only) - {c[0] for c in CASES}
+    if unknown:
+        print(f"no such case: {', '.join(sorted(unknown))}; the cases are CASES in {Path(__file__).name}")
+        return 2
     bad = 0
     for stem, n, player, seed, readings in CASES:
+        if only and stem not in only:
+            continue
         if check:
             found = replay(json.loads(path(stem).read_text(encoding="utf-8")))
             print(f"{stem}: {'ok' if not found else found[0]}")
