@@ -106,6 +106,29 @@ def _absence(spec: Spec, book: Book, u, lex: Lexicon) -> Finding:
     return absence_finding(book.name, lang, lines, facts, around, lex, between)
 
 
+def _typos_only(spec: Spec, folder: Path, lex: Lexicon, t0: float) -> tuple[list[Finding], str]:
+    """A game whose rulebooks are each in one language: nothing to compare, but their
+    words are read all the same (scan damage, misspellings)."""
+    typos: list[Finding] = []
+    read, missing = [], []
+    for name, info in (spec.rulebooks or {}).items():
+        book = load_book(folder, name, info, lex)
+        if book is None:
+            missing.append(name)
+            continue
+        read.append(name)
+        typos += typo_findings(name, book.corrections, _clauses_citing(spec, name))
+    seconds = time.perf_counter() - t0
+    for f in typos:
+        f.seconds = round(seconds / len(typos), 4)
+    note = (f"translation check: no rulebook of {spec.game} is given in both English and French, nothing to "
+            f"compare; {len(typos)} damaged or misspelt words in {', '.join(read) or 'no rulebook'}, reported as "
+            "typos (word frequencies and the scan data of spec/language/words/scan.yaml)")
+    if missing:
+        note += f"; not found in {folder}: {', '.join(missing)}"
+    return typos, note
+
+
 def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Finding], str]:
     """Where the English and French versions of the spec's clauses state different facts,
     and which words of the texts the scan damaged.
@@ -117,14 +140,14 @@ def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Fi
     folder = Path(books) if books is not None else rulebooks_dir()
     multi = {name: info for name, info in (spec.rulebooks or {}).items()
              if all(l in (info.get("languages") or {}) for l in LANGS)}
-    if not multi:
-        return [], f"translation check: no rulebook of {spec.game} is given in both English and French"
     if folder is None or not folder.is_dir():
         where = (f"the folder {str(folder)!r} does not exist" if folder is not None
                  else f"none was given (set {RULEBOOKS_ENV} to their folder, or pass it)")
-        return [], (f"translation check not run: it needs the rulebook texts ({', '.join(multi)}) to "
-                    f"compare the English and French lines the clauses cite, and {where}")
+        return [], (f"translation check not run: it needs the rulebook texts ({', '.join(spec.rulebooks or {})}) "
+                    f"to compare the English and French lines the clauses cite and to read their words, and {where}")
     lex = lexicon_for(spec)
+    if not multi:
+        return _typos_only(spec, folder, lex, t0)
     findings: list[Finding] = []
     typos: list[Finding] = []
     compared, missing, uncited_pairs, alone, gaps = 0, [], 0, 0, []
