@@ -72,12 +72,11 @@ def summaries(spec, alts, findings_by_key: dict, ts: TextSearch) -> list[str]:
                        + ", ".join(f"{'.'.join(map(str, a.path)) or 'dropped'}"
                                    + (f"={_value(a.now)}" if a.path else "") for a in loud[:6])
                        + (", ..." if len(loud) > 6 else "") + ")")
-        gaps = ts.unwritable(cid, alts)
+        gaps = ts.unwritable(spec, cid, alts)
         if gaps:
-            met = [c for c in ts.cues.get(cid, []) if c.kind in gaps]
-            out.append(f"{cid}: its lines hold {', '.join(KIND_WORDS.get(k, k) for k in gaps)} "
-                       f"({', '.join(dict.fromkeys(f'{c.word} at {c.where}' for c in met[:4]))}) that no alternative "
-                       "the schema allows for it can write")
+            out.append(f"{cid}: the bare number(s) {', '.join(dict.fromkeys(f'{c.word} at {c.where}' for c in gaps[:4]))}"
+                       " admit exactly that many or at least that many, and no alternative the schema allows for the "
+                       "clauses citing those lines can write the other bound")
     return out
 
 

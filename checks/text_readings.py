@@ -55,6 +55,8 @@ class TextSearch:
         table = kinds()
         name = field_of(alt.path)
         out = []
+        if isinstance(alt.was, int) and not isinstance(alt.was, bool):
+            return []       # a number moved by one is no reading of the words: "ten" is ten
         for c in self.cues.get(alt.clause, []):
             k = table.get(c.kind) or {}
             if c.kind == "term":
@@ -63,10 +65,6 @@ class TextSearch:
                 continue
             if isinstance(alt.was, bool):
                 if k.get("flags") or name in (k.get("fields") or ()):
-                    out.append(c)
-                continue
-            if isinstance(alt.was, int):
-                if k.get("numbers") and c.number == alt.was and name in (k.get("fields") or ()):
                     out.append(c)
                 continue
             if isinstance(alt.was, str) and _COMPARE.search(alt.was):
@@ -86,12 +84,48 @@ class TextSearch:
         lines = {c.line for c in cues}
         return [r for r in self.restated.get(alt.clause, []) if r.kind in kinds_met and {r.first, r.second} & lines]
 
-    def unwritable(self, clause: str, alts) -> list[str]:
-        """Kinds of words the clause's lines hold that none of its alternatives can write."""
-        mine = [a for a in alts if a.clause == clause and a.path]
-        met = {c.kind for c in self.cues.get(clause, [])} - {"term", "pronoun", "assertion"}
-        supported = {c.kind for a in mine for c in self.support(a)}
-        return sorted(met - supported)
+    def unwritable(self, spec, clause: str, alts) -> list[Cue]:
+        """The bare numbers of the clause's lines that are values of its rules (a size of
+        3, "sets of three") where no clause citing that line can write the other bound
+        (exactly, at least): the words admit a reading the schema cannot say there."""
+        formal = spec.formal(clause) or {}
+        bounded = kinds().get("number", {}).get("bounded") or ()
+        keys = lambda p: [k for k in p if isinstance(k, str)]
+        values = {v for p, v in _leaves(formal) if isinstance(v, int) and not isinstance(v, bool)
+                  and any(keys(p)[-len(b.split(".")):] == b.split(".") for b in bounded)}
+        examples = {(c.book, c.line, w) for c in self.cues.get(clause, []) if c.kind == "assertion"
+                    for w in c.word.split()}
+        out = []
+        for c in self.cues.get(clause, []):
+            if c.kind != "number" or c.bound is not None or c.number not in values:
+                continue
+            if any((c.book, c.line, w) in examples for w in c.context.split()):
+                continue        # a number of an example, not of the rule
+            here = f"{c.book}:{c.line}"
+            citing = [a for a in alts if a.path and here in _lines_of(spec, a.clause)]
+            if not any(x.kind == "number" and x.bound is None for a in citing for x in self.support(a)):
+                out.append(c)
+        return out
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _leaves(v, path + (i,))
+    else:
+        yield path, node
+
+
+def _lines_of(spec: Spec, clause: str) -> set[str]:
+    out = set()
+    for cite in spec.clauses[clause].source:
+        book, _, rng = cite.rpartition(":")
+        first, last = line_range(rng)
+        out |= {f"{book}:{n}" for n in range(first, last + 1)}
+    return out
 
 
 def _books(spec: Spec, folder):
