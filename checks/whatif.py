@@ -272,7 +272,7 @@ def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, b
         extra={"path": list(alt.path), "was": alt.was, "now": alt.now, "how_often": often})
 
 
-SWEEP = 250         # alternatives searched at most, in the order of `alternatives` (the sweep's budget)
+SWEEP = 120         # alternatives searched at most, in the order of `alternatives` (the sweep's budget)
 
 
 def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHATIF, progress=None,

@@ -21,7 +21,7 @@ from .scale import scale_options
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--what-if-limit", "whatif_limit", type=click.IntRange(0, None), default=None,
               help="How many what-if alternatives are searched, in their order (the rest are listed "
-                   "unsearched; default 250); 0: every alternative. A budget in units of work: the same "
+                   "unsearched; default 120); 0: every alternative. A budget in units of work: the same "
                    "findings on every run.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
