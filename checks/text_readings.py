@@ -30,6 +30,7 @@ from .translation_book import cited_lines, line_range
 
 _COMPARE = re.compile(r"(<=|>=|<|>)")
 WHEN = ("when", "at_once", "unless", "when_all", "until")     # fields whose expression says when
+_VACUOUS = re.compile(r"\b(size|count)\([^()]*\)\s*(>=\s*0|<\s*0)(?!\d)")   # never false, never true
 
 
 def field_of(path: tuple) -> str | None:
@@ -57,6 +58,8 @@ class TextSearch:
         out = []
         if isinstance(alt.was, int) and not isinstance(alt.was, bool):
             return []       # a number moved by one is no reading of the words: "ten" is ten
+        if isinstance(alt.now, str) and _VACUOUS.search(alt.now):
+            return []       # a size compared with nothing (always or never true) is no reading either
         for c in self.cues.get(alt.clause, []):
             k = table.get(c.kind) or {}
             if c.kind == "term":

@@ -70,3 +70,12 @@ def test_a_number_moved_by_one_is_never_a_reading_of_the_words():
     bound = Alternative("deal", ("level_sets", "size"), "at-least", "exactly", "level_sets.size: at-least -> exactly")
     assert ts.support(moved) == []
     assert [c.word for c in ts.support(bound)] == ["ten"]
+
+
+def test_a_comparison_made_vacuous_is_no_reading():
+    """A time word supports moving a boundary, never making a size compare with nothing."""
+    cue = cues_of("b.txt", 1, "en", "A player who does not already have one.")
+    ts = TextSearch(True, cues={"c": cue})
+    vacuous = Alternative("c", ("moves", "m", "unless"), "size(x) > 0", "size(x) >= 0", "unless")
+    moved = Alternative("c", ("moves", "m", "unless"), "size(x) > 1", "size(x) >= 1", "unless")
+    assert ts.support(vacuous) == [] and [c.word for c in ts.support(moved)] == ["already"]
