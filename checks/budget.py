@@ -35,6 +35,6 @@ class Budget:
 
 
 READING = Budget()                                          # a declared reading against another
-WHATIF = Budget(hands=200, seeds=2, moves=300, states=1200, situations=0, shrink=100)   # one what-if alternative
+WHATIF = Budget(hands=200, seeds=2, moves=300, states=400, situations=0, shrink=100)   # one what-if alternative
 
 __all__ = ["Budget", "READING", "WHATIF"]

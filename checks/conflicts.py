@@ -47,7 +47,7 @@ def _prohibitions(spec: Spec, kinds) -> list[str]:
 
 
 MORE_CARDS = 4          # melds searched up to the slot's least size plus this many cards
-HANDS = 1000            # hands Z3 may propose for one pair of clauses (units of work, never seconds)
+HANDS = 300             # hands Z3 may propose for one pair of clauses (units of work, never seconds)
 
 
 def _largest(spec: Spec, slot) -> int:
