@@ -49,6 +49,18 @@ def proposal(spec, alt, finding: Finding, ts: TextSearch) -> Finding:
     if restated:
         verdict += ". " + "; ".join(r.words() for r in restated[:2])
     lines = sorted({c.where for c in cues}, key=lambda w: (w.split(":")[0], int(w.split(":")[1])))
+    key = f"{'.'.join(map(str, alt.path))}={alt.now}"
+    settled = (clause.settled or {}).get(key)
+    if settled:
+        return replace(
+            finding, id=f"proposed:{alt.clause}:{key}", kind="proposed",
+            sources=list(dict.fromkeys(lines + list(clause.source))),
+            question=f"do the words of {', '.join(lines)} admit reading {alt.clause} otherwise, and would play notice?",
+            verdict=verdict, resolved=True,
+            resolution=f"ruled out by {', '.join(settled['by'])}: {' '.join(str(settled['because']).split())}",
+            extra=dict(finding.extra, cues=[{"line": c.where, "kind": c.kind, "word": c.word, "context": c.context}
+                                            for c in cues], restated=[r.words() for r in restated],
+                       settled=dict(settled)))
     return replace(
         finding, id=f"proposed:{alt.clause}:{'.'.join(map(str, alt.path))}={alt.now}", kind="proposed",
         sources=list(dict.fromkeys(lines + list(clause.source))),

@@ -48,6 +48,7 @@ class Clause:
     because: str | None = None
     formal: Mapping[str, Any] = field(default_factory=dict)
     line: int = 0
+    settled: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)   # proposals a line rules out
 
     @property
     def basis(self) -> str:
@@ -336,7 +337,8 @@ class _Builder:
                              "saying why the adopted one is chosen", key=True)
             out[cid] = Clause(cid, raw["says"], tuple(raw.get("source") or ()), raw.get("assumption"),
                               raw.get("fact"), readings, adopted, raw.get("because"),
-                              {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0])
+                              {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0],
+                              {str(k): dict(v) for k, v in (raw.get("settled") or {}).items()})
         return out
 
     def check_citations(self) -> None:

@@ -79,3 +79,24 @@ def test_a_comparison_made_vacuous_is_no_reading():
     vacuous = Alternative("c", ("moves", "m", "unless"), "size(x) > 0", "size(x) >= 0", "unless")
     moved = Alternative("c", ("moves", "m", "unless"), "size(x) > 1", "size(x) >= 1", "unless")
     assert ts.support(vacuous) == [] and [c.word for c in ts.support(moved)] == ["already"]
+
+
+def test_a_proposal_a_line_rules_out_is_resolved_by_that_line():
+    """A clause's `settled:` names the lines that rule a proposed reading out; the proposal
+    is then resolved and says which lines, and one not listed stays open."""
+    from rulings.checks.findings import Finding
+    from rulings.checks.proposals import proposal
+    from rulings.spec import load
+
+    spec = load("tick")
+    assert "counters.chips.reset=round" in spec.clauses["chips"].settled
+    cue = cues_of("tick.txt", 27, "en", "You get ten chips for the entire game.")
+    ts = TextSearch(True, cues={"chips": cue})
+    base = Finding(id="what-if:x", kind="what-if", clauses=["chips"], sources=[], question="q", verdict="yes: apart",
+                   resolved=False)
+    ruled = Alternative("chips", ("counters", "chips", "reset"), "never", "round", "reset")
+    f = proposal(spec, ruled, base, ts)
+    assert f.resolved and "tick.txt:27" in f.resolution and f.id == "proposed:chips:counters.chips.reset=round"
+    other = Alternative("chips", ("counters", "chips", "owner"), "each", "shared", "owner")
+    ts2 = TextSearch(True, cues={"chips": cues_of("tick.txt", 27, "en", "Give ten chips to each player.")})
+    assert ts2.support(other) == [] or not proposal(spec, other, base, ts2).resolved
