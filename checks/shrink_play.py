@@ -46,6 +46,7 @@ class Shrunk:
     seconds: float
     a: str = ""                 # the move's outcome under each spec, in words
     b: str = ""
+    budget: int = 0             # situations it might judge at most
 
     def words(self) -> str:
         def size(s):
@@ -54,7 +55,7 @@ class Shrunk:
                     f"counters {s['counters']} from their start")
         proven = ("no single seat, card, card or unit of the move, step of history or step of a counter can be "
                   "removed and the verdicts "
-                  "still differ" if self.minimal else f"the budget of {TRIES} situations judged stopped the "
+                  "still differ" if self.minimal else f"the budget of {self.budget} situations judged stopped the "
                   "shrinking before every single step was tried")
         return f"shrunk from {size(self.before)} to {size(self.after)} ({self.tried} situations judged; {proven})"
 
@@ -363,7 +364,7 @@ def shrink(spec_a, spec_b, doc: dict, tries: int = TRIES) -> Shrunk | None:
     state = codec.state_from_doc(spec_a, doc)
     other = ", with another next state" if oa[0] == ob[0] == "legal" else ""
     return Shrunk(doc, before, size(spec_a, doc), not out_of_time, tried, time.perf_counter() - t0,
-                  words(oa, state), words(ob, state) + other)
+                  words(oa, state), words(ob, state) + other, tries)
 
 
 __all__ = ["Shrunk", "shrink", "differs", "judged", "single_steps", "size"]
