@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 @dataclass(frozen=True)
 class Budget:
     hands: int = 2000           # hands one spec's solver proposes and the other judges (meld search)
+    enumerate: int = 40_000     # hands of the smallest sizes judged one by one by the reference decider first
     rlimit: int = 20_000_000    # Z3 resource units per proof query (`prove_melds`, `bmc`): Z3's own count of work
     seeds: int = 2              # seeded games per player count and player kind
     moves: int = 800            # moves per game
@@ -24,7 +25,7 @@ class Budget:
         return replace(self, **changes)
 
     def words(self) -> str:
-        out = [f"{self.hands} hands proposed", f"Z3 rlimit {self.rlimit:,} a query",
+        out = [f"{self.enumerate} hands enumerated", f"{self.hands} hands proposed", f"Z3 rlimit {self.rlimit:,} a query",
                f"{self.seeds} seeded games a table of at most {self.moves} moves"]
         if self.states is not None:
             out.append(f"{self.states} states compared")
@@ -35,6 +36,7 @@ class Budget:
 
 
 READING = Budget()                                          # a declared reading against another
-WHATIF = Budget(hands=200, seeds=2, moves=300, states=400, situations=0, shrink=100)   # one what-if alternative
+WHATIF = Budget(hands=200, enumerate=3000, rlimit=2_000_000, seeds=2, moves=300, states=400, situations=0,
+                shrink=100)   # one what-if alternative
 
 __all__ = ["Budget", "READING", "WHATIF"]

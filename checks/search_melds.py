@@ -169,7 +169,7 @@ def _confirmed(spec_a: Spec, spec_b: Spec, found) -> bool:
 
 
 def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, hands: int = 2000,
-                       rlimit: int = 20_000_000) -> MeldSearch:
+                       rlimit: int = 20_000_000, enumerate: int = ENUMERATE) -> MeldSearch:
     """The fewest-cards hand (then the first contract) whose whole lay-down one spec
     allows and the other does not.
 
@@ -190,12 +190,12 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
     upto = 0
     total = 0
-    while upto < max_cards and total + count_hands(len(types), upto + 1) <= ENUMERATE:
+    while upto < max_cards and total + count_hands(len(types), upto + 1) <= enumerate:
         upto += 1
         total += count_hands(len(types), upto)
     enumerated = 0
     if upto and names:
-        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE)
+        ex = meld_difference(spec_a, spec_b, upto, enumerate)
         enumerated = ex.hands
         if ex.found is None and not ex.complete:
             return MeldSearch(None, ex.size_reached, 0, False, time.perf_counter() - t0, 0, max_cards, enumerated)

@@ -90,7 +90,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
     bounds: list[str] = []
     methods: list[str] = []
     if _melds_differ(spec_a, spec_b) and spec_a.contracts:
-        ms = meld_difference_z3(spec_a, spec_b, hands=budget.hands, rlimit=budget.rlimit)
+        ms = meld_difference_z3(spec_a, spec_b, hands=budget.hands, rlimit=budget.rlimit, enumerate=budget.enumerate)
         methods.append(ms.how(spec_a.game))
         if ms.found is not None:
             hand, contract, la, lb = ms.found
