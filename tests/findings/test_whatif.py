@@ -97,12 +97,14 @@ def test_an_alternative_the_words_admit_is_a_proposed_reading():
     spec = load("tick")
     found, note = whatif_findings(spec, limit=None, only=["matching-cards", "wild-limit"], texts=books)
     proposed = {f.id: f for f in found}
-    assert all(f.kind == "proposed" and not f.resolved for f in found), [f.id for f in found]
+    assert all(f.kind == "proposed" for f in found), [f.id for f in found]
     f = proposed["proposed:matching-cards:moves.lay.lay_off.onto=own"]
     assert f.verdict.startswith("tick.txt:") and "the spec reads matching-cards as" in f.verdict.lower()
     assert "the text also admits moves.lay.lay_off.onto = own" in f.verdict
     assert any(c["line"] in ("tick.txt:40", "tick.txt:17", "tick.txt:67") for c in f.extra["cues"])
     assert f.witness and "replay" in f.witness
+    # the spec settles it: tick.txt:40 speaks of cards laid by another player
+    assert f.resolved and f.resolution.startswith("ruled out by tick.txt:40")
     # the tightened wild limit is a what-if no word supports: summed up, not reported
     assert not [x for x in found if x.clauses == ["wild-limit"] and "expr" in x.id]
     assert "wild-limit: " in note and "that no word of its lines supports" in note
