@@ -35,6 +35,7 @@ def human(val) -> str:
     return str(val)
 
 
+VERDICTS = ("legal", "illegal", "refused", "undecided", "another", "the", "not")   # a side's verdict begins so
 SKIP = ("format", "game", "readings", "seed", "moves", "move")
 
 
@@ -99,7 +100,9 @@ def _witness_lines(w: dict) -> list[str]:
         if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
                    "scenario", "shrunk"):
             continue
-        out.append(f"{'under ' + key if isinstance(val, (dict, str)) and key not in ('word', 'likely', 'lines', 'language', 'field', 'unanswered') else key}: {human(val)}")
+        side = (isinstance(val, dict) and "legal" in val) or \
+            (isinstance(val, str) and val.split(" ")[0].rstrip(",") in VERDICTS)
+        out.append(f"{'under ' + key if side else key}: {human(val)}")
     return out
 
 
