@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from rulings import kernel
 from rulings.spec import Spec
 
+RLIMIT = 50_000_000     # Z3 resource units one plan query may spend (its own count of work, never seconds)
+
 
 class NotModelled(ValueError):
     """The spec asks something this abstraction does not model."""
@@ -130,7 +132,7 @@ def search(spec: Spec, level: int, players: int, bound: int, minimise: list[str]
     r = mdl.r
     need = mdl.need(level)
     s = z3.Optimize()
-    s.set("timeout", 20_000)
+    s.set("rlimit", RLIMIT)
     seat_v = z3.Int("seat")
     s.add(0 <= seat_v, seat_v < players)
     if seat is not None:

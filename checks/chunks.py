@@ -10,14 +10,14 @@ alone, not on what the worker ran before).
 - `reading_chunk`: one clause's reading in force against one other reading
   (`readings.compare_readings`).
 - `mutant_chunk`: consecutive mutants of `conform --self-test` (`selftest.one_mutant`).
-- `whatif_chunk`: one alternative of the what-if map (`whatif.search_alternative`). The
-  sweep's time budget travels as a wall-clock time (`time.time()`, comparable across
-  processes and machines): a chunk started after it searches nothing and says so.
+- `whatif_chunk`: one alternative of the what-if map (`whatif.search_alternative`), with
+  its budget in units of work (`budget.Budget`); the sweep's own budget (how many
+  alternatives are searched) is applied before the chunks are made, so the same
+  alternatives are searched on every run.
 """
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 from .conform_chunks import repeatable
@@ -30,9 +30,9 @@ def reading_chunk(job: tuple):
 
     from .readings import compare_readings
 
-    key, cid, other, meld_seconds, play_seconds = job
+    key, cid, other, budget = job
     with repeatable():
-        return compare_readings(spec_of(key), cid, other, meld_seconds, play_seconds)
+        return compare_readings(spec_of(key), cid, other, budget)
 
 
 def mutant_chunk(job: tuple) -> list[tuple]:
@@ -55,16 +55,15 @@ def mutant_chunk(job: tuple) -> list[tuple]:
 
 
 def whatif_chunk(job: tuple) -> tuple:
-    """("unsearched" | "declared" | "rejected" | "quiet" | "finding", what: words or a Finding)."""
+    """("declared" | "rejected" | "quiet" | "finding", what: words or a Finding)."""
     from rulings.executor import spec_of
 
     from .whatif import search_alternative, spec_data
 
-    key, alt, ends, per_alt, seeds, max_moves = job
-    if ends is not None and time.time() > ends:
-        return "unsearched", f"{alt.clause} ({alt.what})"
+    key, alt, budget = job
     spec = spec_of(key)
     if spec.file not in _data:
         _data[spec.file] = spec_data(spec)
     with tempfile.TemporaryDirectory(prefix="rulings-whatif-") as tmp:
-        return search_alternative(spec, alt, Path(tmp), _data[spec.file], per_alt, seeds, max_moves)
+        with repeatable():
+            return search_alternative(spec, alt, Path(tmp), _data[spec.file], budget)

@@ -180,18 +180,19 @@ def _meld(spec, cid, args, t0):
     from rulings import z3melds
 
     hand = spec.cards.hand_of([str(c) for c in args["cards"]])
-    contract = spec.contract(level=args["level"])
+    level = args.get("level")
+    contract = spec.contract(level=level) if level is not None else spec.contract()
+    where = f"at level {level}" if level is not None else "as a meld laid after the first play"
     v = reference.decide(spec, contract, hand)
     z = z3melds.decide(spec, contract, hand)
     if v.legal != z.legal:
         return _finding(spec, cid, None, f"the deciders disagree (reference {v.legal}, Z3 {z.legal})", t0)
     holds = v.legal == args["legal"]
     word = "legal" if v.legal else "illegal"
-    return _finding(spec, cid, holds, f"{_word(holds)}: {' '.join(map(str, args['cards']))} is {word} at level "
-                    f"{args['level']}", t0,
-                    {"cards": [str(c) for c in args["cards"]], "level": args["level"], "legal": v.legal,
+    return _finding(spec, cid, holds, f"{_word(holds)}: {' '.join(map(str, args['cards']))} is {word} {where}", t0,
+                    {"cards": [str(c) for c in args["cards"]], "level": level, "legal": v.legal,
                      "violations": [x.clause for x in z.violations]}, "the reference and Z3 deciders",
-                    [spec.rule("levels")[0]] + [x.clause for x in z.violations])
+                    ([spec.rule("levels")[0]] if level is not None else []) + [x.clause for x in z.violations])
 
 
 # ---------------------------------------------------------------------------------------

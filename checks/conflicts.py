@@ -47,7 +47,7 @@ def _prohibitions(spec: Spec, kinds) -> list[str]:
 
 
 MORE_CARDS = 4          # melds searched up to the slot's least size plus this many cards
-SECONDS = 10.0          # Z3's time for one pair of clauses
+HANDS = 300             # hands Z3 may propose for one pair of clauses (units of work, never seconds)
 
 
 def _largest(spec: Spec, slot) -> int:
@@ -79,7 +79,7 @@ def never_forbids(spec: Spec, kinds, forbid: str) -> bool:
 
 
 def conflict_findings(spec: Spec, bound: int = 6, budget: int = 200_000, progress=None,
-                      seconds: float = SECONDS) -> list[Finding]:
+                      hands: int = HANDS) -> list[Finding]:
     from .search_melds import meld_difference_z3
 
     out = []
@@ -127,7 +127,7 @@ def conflict_findings(spec: Spec, bound: int = 6, budget: int = 200_000, progres
             found = small
             witness_hand = small.found[0]
         else:
-            found = meld_difference_z3(free, as_is, max_cards=upto, seconds=seconds)
+            found = meld_difference_z3(free, as_is, max_cards=upto, hands=hands)
             method += "; then " + found.how(spec.game) + " (the rule dropped, against the spec as it is)"
             witness_hand = found.found[0] if found.found is not None else None
             if found.found is None and small.size_reached > found.size_reached:

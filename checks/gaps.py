@@ -19,6 +19,7 @@ exploration never reached are listed in the note, not claimed absent.
 """
 from __future__ import annotations
 
+import re
 import time
 
 from rulings import kernel, players as agents
@@ -36,13 +37,23 @@ def _render(spec, state: kernel.State, move) -> str:
 
 
 def _configs(spec: Spec) -> list[tuple[int, str]]:
+    """The usual tables (CONFIGS, within the counts the spec allows), and, for every group
+    of player counts whose rules differ from all of those (`player_counts.every_rule`: more
+    packs for five and up, sides for six), its fewest count, greedy and random."""
+    from .player_counts import every_rule
+
     lo, hi = kernel.rules(spec).players_range()
     out = []
     for n, kind in CONFIGS:
         n = min(max(n, lo), hi)
         if (n, kind) not in out:
             out.append((n, kind))
-    return out
+    counts, _ = every_rule(spec, sorted({n for n, _ in out}))
+    for n in counts:
+        for kind in ("greedy", "random"):
+            if not any(m == n for m, _ in out) or (n not in {m for m, _ in CONFIGS} and (n, kind) not in out):
+                out.append((n, kind))
+    return sorted(out, key=lambda c: c[0])
 
 
 def explore(spec, n_players: int, kind: str, seed: int, max_moves: int, seen: dict, dead: list, differs: dict,
@@ -166,6 +177,20 @@ def exploration(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, pr
     return res
 
 
+def input_rules(spec: Spec, cid: str) -> tuple[list[str], list[str]]:
+    """For an assumption that only gives facts of the table (`inputs`: a dealer's exact
+    pick, say), the clauses citing rulebook lines whose rules read those facts, and their
+    lines: they decide what follows, so the rulebook is not silent there. ([], []) for any
+    other assumption."""
+    formal = spec.formal(cid)
+    if not formal or set(formal) != {"inputs"}:
+        return [], []
+    names = set(formal["inputs"])
+    rules = [other for other, c in spec.clauses.items() if other != cid and c.source and
+             names & set(re.findall(r"[A-Za-z_]\w*", repr(spec.formal(other))))]
+    return rules, list(dict.fromkeys(s for r in rules for s in spec.clauses[r].source))
+
+
 def _replay(w: dict) -> dict:
     return {"seed": w["seed"], "players": w["players"], "moves": w["moves"]}
 
@@ -210,11 +235,20 @@ def gap_findings(spec: Spec, games_per_config: int = 2, max_moves: int = 3000, p
     for cid, w in sorted(seen.items(), key=lambda kv: len(kv[1]["moves"])):
         c = spec.clauses[cid]
         where = "the deal" if w["part"] == "deal" else f"move {len(w['moves'])}"
+        rules, lines = input_rules(spec, cid)
+        if rules:       # not silent: cited clauses decide what follows from the table's fact
+            verdict = (f"not a silence of the rulebook: {cid} only gives a fact of the table that no rule of play "
+                       f"decides ({', '.join(spec.clauses[cid].formal['inputs'])}: taken as its default), and "
+                       f"{', '.join(rules)}, citing {', '.join(lines)}, decides{' ' + w['decided'] if w['decided'] else ''} "
+                       f"from it; reached at {where} of a seeded game")
+        else:
+            verdict = (f"assumed: the rulebook is silent on {w['decided']}: the kernel's trace names the named "
+                       f"assumption {cid} (it cites no line as deciding it, and reads no fact a cited rule "
+                       f"decides from) as what decided it; reached at {where} of a seeded game")
         out.append(Finding(
-            id=f"assumed:{cid}", kind="assumed", clauses=[cid], sources=list(c.source),
+            id=f"assumed:{cid}", kind="assumed", clauses=[cid] + rules, sources=list(c.source) or lines,
             question=f"does any rulebook clause decide {w['decided']}?",
-            verdict=f"assumed: the rulebook is silent on {w['decided']} and the spec decided; "
-                    f"reached at {where} of a seeded game",
+            verdict=verdict,
             resolved=True, resolution=f"the spec's named assumption {cid} decides it: {c.says}",
             witness={"seed": w["seed"], "players": w["players"], "player": w["player"],
                      "trace": w["trace"], "replay": _replay(w)},

@@ -76,4 +76,30 @@ def plan(spec_a, spec_b, usual: list[int], most: int | None = None) -> CountPlan
     return CountPlan(allowed, differ, everywhere, list(usual), played, [n for n in differ if n not in chosen], most)
 
 
-__all__ = ["CountPlan", "plan", "MOST"]
+def classes(spec) -> list[list[int]]:
+    """The counts the spec allows, grouped where its rules are the same
+    (`kernel.at_count.rules_at`), each group in order, the groups by their fewest count."""
+    from rulings.kernel.at_count import allowed_counts, rules_at
+
+    groups: list[tuple[object, list[int]]] = []
+    for n in allowed_counts(spec):
+        rules = rules_at(spec, n)
+        for same, members in groups:
+            if same == rules:
+                members.append(n)
+                break
+        else:
+            groups.append((rules, [n]))
+    return [members for _, members in groups]
+
+
+def every_rule(spec, usual: list[int]) -> tuple[list[int], list[list[int]]]:
+    """The counts to play so that every player count whose rules differ is played: the
+    usual ones, and the fewest count of each group of counts (`classes`) none of them
+    is in; and the groups."""
+    groups = classes(spec)
+    extra = [g[0] for g in groups if not set(g) & set(usual)]
+    return sorted(set(usual) | set(extra)), groups
+
+
+__all__ = ["CountPlan", "plan", "classes", "every_rule", "MOST"]

@@ -14,7 +14,7 @@ for each contract whose rules differ and each direction (legal under p, illegal 
 3. otherwise the exists-forall query itself: a hand H of k cards (within the deck) and a
    lay-down of it under p, such that for every assignment of q's own variables q's
    constraints fail. Unsat proves that no such hand exists; sat gives a smaller witness;
-   unknown (a time limit) leaves the size unproven, and the answer says so.
+   unknown (Z3's resource limit, `rlimit`, counted in its own units of work) leaves the size unproven, and the answer says so.
 
 A size is proven when every contract and direction is; the witness is proven the smallest
 when every size below it is (sizes the enumeration searched in full count as proven).
@@ -80,7 +80,7 @@ def _frame(s, spec, H, k: int, deck) -> None:
         s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
 
 
-def _one(spec_p, spec_q, name: str, k: int, deck, ms: int):
+def _one(spec_p, spec_q, name: str, k: int, deck, rlimit: int):
     """("proven", how) | ("witness", hand) | ("unknown", why) for hands of k cards legal
     under spec_p's contract `name` and not under spec_q's."""
     cap = max(z3melds.CAPACITY_STEP, k)
@@ -88,7 +88,7 @@ def _one(spec_p, spec_q, name: str, k: int, deck, ms: int):
     q = z3melds.build(spec_q, spec_q.contracts[name], cap)
     P, Q = z3.And(list(p.s.assertions())), z3.And(list(q.s.assertions()))
     s = z3.SolverFor("QF_LIA")
-    s.set("timeout", ms)
+    s.set("rlimit", rlimit)
     s.add(P, p.all_laid, q.all_laid, z3.Not(Q))
     _frame(s, spec_p, p.H, k, deck)
     if s.check() == z3.unsat:
@@ -99,7 +99,7 @@ def _one(spec_p, spec_q, name: str, k: int, deck, ms: int):
             if nm not in mine and nm != str(q.all_laid) and (z3.is_bool(c) or z3.is_int(c))]
     if zero:
         s = z3.SolverFor("QF_LIA")
-        s.set("timeout", ms)
+        s.set("rlimit", rlimit)
         s.add(P, p.all_laid, q.all_laid, z3.Not(z3.substitute(Q, *zero)))
         _frame(s, spec_p, p.H, k, deck)
         if s.check() == z3.unsat:
@@ -115,7 +115,7 @@ def _one(spec_p, spec_q, name: str, k: int, deck, ms: int):
         subs.append((c, y))
         ys.append(y)
     s = z3.Solver()
-    s.set("timeout", ms)
+    s.set("rlimit", rlimit)
     s.add(P, p.all_laid, z3.ForAll(ys, z3.Not(z3.substitute(Q, *subs))) if ys else z3.Not(z3.substitute(Q, *subs)))
     _frame(s, spec_p, p.H, k, deck)
     r = s.check()
@@ -127,11 +127,10 @@ def _one(spec_p, spec_q, name: str, k: int, deck, ms: int):
     return ("unknown", s.reason_unknown())
 
 
-def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, seconds: float = 120.0) -> Proof:
+def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, rlimit: int = 20_000_000) -> Proof:
     """Is no hand of searched+1 .. n-1 cards judged otherwise under any contract in
     `names`? (`least[name]`: the fewest cards either spec's contract needs.)"""
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     proof = Proof(n, False)
     for k in range(searched + 1, n):
         state = "proven"
@@ -139,13 +138,8 @@ def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, se
             if least[name] > k:
                 continue
             for side, (p, q) in (("a", (spec_a, spec_b)), ("b", (spec_b, spec_a))):
-                left = deadline - time.perf_counter()
-                if left <= 1:
-                    state = "unknown"
-                    proof.how.append(f"{k} cards, {name}: the {seconds:.0f} s budget ran out")
-                    break
                 try:
-                    out = _one(p, q, name, k, deck, int(left * 1000))
+                    out = _one(p, q, name, k, deck, rlimit)
                 except (z3melds.Unsupported, ValueError, z3.Z3Exception) as e:
                     out = ("unknown", str(e))
                 which = f"{k} cards, {name}, legal under {'the first' if side == 'a' else 'the second'} spec only"

@@ -21,6 +21,7 @@ import time
 
 from rulings.spec import Spec
 
+from .budget import READING, Budget
 from .findings import Finding
 from .search_melds import meld_difference
 from .tell_apart import tell_apart
@@ -34,9 +35,9 @@ def differing_keys(spec: Spec, cid: str, a: str, b: str) -> set[str]:
     return {k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)}
 
 
-def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.0,
-                     play_seconds: float = 20.0, max_moves: int = 800, situation_seconds: float = 30.0) -> Finding:
-    """The reading of `cid` in force in `spec` against `other`, by the generic search."""
+def compare_readings(spec: Spec, cid: str, other: str, budget: Budget = READING) -> Finding:
+    """The reading of `cid` in force in `spec` against `other`, by the generic search,
+    within `budget` (units of work: the same answer on every run)."""
     from . import turns
 
     t0 = time.perf_counter()
@@ -58,8 +59,7 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
                        extra={"told_apart": False, "open": "the readings are not formalised; nothing was searched"})
     fa = dict(clause.formal, **clause.readings[current].formal)
     fb = dict(clause.formal, **clause.readings[other].formal)
-    told = tell_apart(spec, spec_b, current, other, meld_seconds=meld_seconds, play_seconds=play_seconds,
-                      max_moves=max_moves, situation_seconds=situation_seconds,
+    told = tell_apart(spec, spec_b, current, other, budget=budget,
                       targeted=lambda: turns.targeted(spec, spec_b, current, other, fa, fb, keys))
     counts = {"player_counts": told.counts} if told.counts else {}
     if told.apart:
@@ -77,11 +77,10 @@ def compare_readings(spec: Spec, cid: str, other: str, meld_seconds: float = 20.
                                      "where no game was played" if unplayed else "")})
 
 
-def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress=None,
-                     meld_seconds: float = 20.0, play_seconds: float = 20.0, *, workers: int | None = 1,
-                     executor: str = "local", scheduler: str | None = None) -> list[Finding]:
-    """Every clause with readings: the reading in force against each other one. (`bound`
-    and `budget` are kept for the callers; the Z3 search has its own time budget.) Each
+def reading_findings(spec: Spec, bound: int = 6, budget: Budget = READING, progress=None, *,
+                     workers: int | None = 1, executor: str = "local", scheduler: str | None = None) -> list[Finding]:
+    """Every clause with readings: the reading in force against each other one, each within
+    `budget` (`bound` is kept for the callers; the meld search has its own bound). Each
     comparison is a chunk of work (`chunks.reading_chunk`) played wherever `workers`,
     `executor` and `scheduler` say (`rulings.executor`), the findings kept in this order."""
     from rulings import executor as ex
@@ -96,7 +95,7 @@ def reading_findings(spec: Spec, bound: int = 6, budget: int = 300_000, progress
         cid, other = pairs[min(k, len(pairs)) - 1]
         progress(f"reading: {k} of {len(pairs)} compared ({cid}: {spec.chosen[cid]} vs {other})")
 
-    out = ex.run(reading_chunk, [(key, cid, other, meld_seconds, play_seconds) for cid, other in pairs],
+    out = ex.run(reading_chunk, [(key, cid, other, budget) for cid, other in pairs],
                  executor=executor, workers=workers, scheduler=scheduler, progress=step if progress else None)
     return out.results
 

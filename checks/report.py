@@ -2,8 +2,6 @@
 witness (cards as cards, traces as numbered turns) and how it was established."""
 from __future__ import annotations
 
-import json
-
 from .findings import CheckRun
 
 TITLES = {"reading": "Readings: where two readings of a clause give different verdicts",
@@ -11,7 +9,56 @@ TITLES = {"reading": "Readings: where two readings of a clause give different ve
           "conflict": "Conflicts: where two clauses demand opposite verdicts",
           "claim": "Claims: what the rulebook states as fact, checked",
           "translation": "Translations: where the English and French texts state different facts",
-          "what-if": "What-if: other ways to write a clause that play would notice, no declared reading examines"}
+          "what-if": "What-if: other ways to write a clause that play would notice, no declared reading examines",
+          "proposed": "Proposed readings: what the words of a cited line also admit, that play would notice"}
+
+
+def human(val) -> str:
+    """A witness's value in words, never as JSON: an engine's verdict on a hand, a list of
+    cards, a few named values."""
+    if isinstance(val, dict):
+        if "legal" in val:
+            word = {True: "legal", False: "illegal", None: "undecided"}[val["legal"]]
+            if val.get("melds"):
+                word += " as " + " + ".join(" ".join(m) for m in val["melds"])
+            if val.get("violations"):
+                word += ", forbidden by " + ", ".join(f"{v['clause']} ({v['source']})" if v.get("source")
+                                                      else v["clause"] for v in val["violations"])
+            if val.get("note"):
+                word += f" ({val['note']})"
+            return word
+        return "; ".join(f"{k} {human(v)}" for k, v in val.items())
+    if isinstance(val, list):
+        return " ".join(human(v) if not isinstance(v, list) else "[" + human(v) + "]" for v in val) or "none"
+    if isinstance(val, bool):
+        return "yes" if val else "no"
+    return str(val)
+
+
+VERDICTS = ("legal", "illegal", "refused", "undecided", "another", "the", "not")   # a side's verdict begins so
+SKIP = ("format", "game", "readings", "seed", "moves", "move")
+
+
+def situation_lines(doc: dict) -> list[str]:
+    """A scenario (the situation before a move) as cards and seats."""
+    n = doc.get("players")
+    head = [f"{n} players"] if n else []
+    for key, word in (("dealer", "dealer seat {}"), ("to_play", "seat {} to play"), ("phase", "{} phase"),
+                      ("round", "round {}"), ("turns_finished", "{} turns finished")):
+        if key in doc:
+            head.append(word.format(doc[key]))
+    out = [", ".join(head)]
+    for key, val in doc.items():
+        if key in SKIP or key in ("players", "dealer", "to_play", "phase", "round", "turns_finished"):
+            continue
+        if isinstance(val, list) and n and len(val) == n and all(isinstance(v, (list, int)) for v in val):
+            out.append(f"{key}: " + "; ".join(f"seat {i} {human(v) if v != [] else 'none'}" for i, v in enumerate(val)))
+        else:
+            out.append(f"{key}: {human(val) if val != [] else 'none'}")
+    for m in doc.get("moves") or []:
+        (mid, arg), = m.items()
+        out.append(f"the move: {mid} {human(arg)}")
+    return out
 
 
 def _witness_lines(w: dict) -> list[str]:
@@ -39,19 +86,23 @@ def _witness_lines(w: dict) -> list[str]:
             out.append(f"        ... {len(shown) - 11} moves (all of them in --json) ...")
             shown = shown[-8:]
         out += [f"  {i:4}. {step}" for i, step in shown]
-    if "scenario" in w:
-        out.append("the state before the move, as a scenario `rulings judge` takes: witness.scenario in --json")
     if isinstance(w.get("shrunk"), dict):
-        out.append(f"{w['shrunk']['how']}; that situation, as a scenario `rulings judge` takes: "
-                   "witness.shrunk.scenario in --json")
+        out.append(f"{w['shrunk']['how']}:")
+        out += ["  " + x for x in situation_lines(w["shrunk"]["scenario"])]
+        out.append("  replay it: save witness.shrunk.scenario of --json as a file and run `rulings judge GAME FILE` "
+                   "(add --reading CLAUSE=READING for the other side)")
+    elif "scenario" in w and w["scenario"]:
+        out.append("the state before the move, as a scenario `rulings judge` takes: witness.scenario in --json")
     for key in ("en", "fr"):
         if key in w:
-            out.append(f"{key}: {w[key].get('lines')}: {', '.join(map(str, w[key].get('facts', [])))}")
+            out.append(f"{key}: {w[key].get('lines')}: {', '.join(human(x) for x in w[key].get('facts', []))}")
     for key, val in w.items():
         if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
                    "scenario", "shrunk"):
             continue
-        out.append(f"{key}: {json.dumps(val) if not isinstance(val, str) else val}")
+        side = (isinstance(val, dict) and "legal" in val) or \
+            (isinstance(val, str) and val.split(" ")[0].rstrip(",") in VERDICTS)
+        out.append(f"{'under ' + key if side else key}: {human(val)}")
     return out
 
 

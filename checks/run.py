@@ -1,11 +1,12 @@
 """Run the checks of a game: which questions, in which order, each timed.
 
-The what-if map searches a few hundred alternatives of a spec's clauses within its own
-wall-clock budget (150 s; `whatif_seconds`), and the alternatives the budget left
-unsearched are listed in its note. The reading comparisons, the exploration for gaps and
-the what-if alternatives are chunks of work for `rulings.executor` (`chunks.py`), run on
-as many workers as `where` says, with the same findings wherever they run (as long as no
-time budget bites: those are wall clock); see docs/scaling.md for the times measured."""
+Every budget is in units of work (alternatives, hands, Z3 resource units, games, moves,
+situations; `budget.py`), never seconds, so the same input gives the same findings on any
+machine, busy or idle: the what-if map searches its first `whatif_limit` alternatives
+and lists the rest unsearched. The reading comparisons, the exploration for gaps and the
+what-if alternatives are chunks of work for `rulings.executor` (`chunks.py`), run on as
+many workers as `where` says, with the same findings wherever they run; see
+docs/scaling.md for the times measured."""
 from __future__ import annotations
 
 import time
@@ -38,8 +39,13 @@ def _conflicts(spec, bound, progress):
 
 def _claims(spec, bound, progress):
     from .claims import claim_findings
+    from .claims_text import unchecked
 
-    return claim_findings(spec, bound=max(3, bound // 2 + 1), progress=progress), ""
+    found = claim_findings(spec, bound=max(3, bound // 2 + 1), progress=progress)
+    lines, why = unchecked(spec)
+    note = why or (f"{len(lines)} line(s) of the text assert something checkable that no claim clause states: "
+                   + "; ".join(lines) if lines else "every line of the text asserting something checkable is a claim")
+    return found, note
 
 
 def _translations(spec, bound, progress):
@@ -50,10 +56,11 @@ def _translations(spec, bound, progress):
     return translation_findings(spec)
 
 
-def _whatif(spec, bound, progress, whatif_seconds: float | None = 150.0, **where):
-    from .whatif import whatif_findings
+def _whatif(spec, bound, progress, whatif_limit: int | None = None, **where):
+    from .whatif import SWEEP, whatif_findings
 
-    return whatif_findings(spec, seconds=whatif_seconds, progress=progress, **where)
+    return whatif_findings(spec, limit=SWEEP if whatif_limit is None else whatif_limit or None,
+                           progress=progress, **where)
 
 
 def _unformalised(spec, bound, progress):
@@ -68,15 +75,15 @@ SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut 
 
 
 def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,
-               progress: Callable[[str], None] | None = None, whatif_seconds: float | None = 150.0,
+               progress: Callable[[str], None] | None = None, whatif_limit: int | None = None,
                **where) -> list[CheckRun]:
     """`where`: workers, executor, scheduler, for the checks in SPREAD (`rulings.executor`);
-    their findings are the same wherever they run. `whatif_seconds`: the what-if sweep's
-    wall-clock budget (None: none, every alternative searched)."""
+    their findings are the same wherever they run. `whatif_limit`: how many what-if
+    alternatives are searched (None: the default, `whatif.SWEEP`; 0: every one)."""
     runs = []
     for kind in kinds or list(DEFAULT_KINDS):
         t0 = time.perf_counter()
-        kw = dict(where, whatif_seconds=whatif_seconds) if kind == "what-if" else where if kind in SPREAD else {}
+        kw = dict(where, whatif_limit=whatif_limit) if kind == "what-if" else where if kind in SPREAD else {}
         findings, note = CHECKS[kind](spec, bound, progress, **kw)
         runs.append(CheckRun(kind, kind, findings, time.perf_counter() - t0, note))
     return runs

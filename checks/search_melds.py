@@ -10,8 +10,8 @@ spec has been judged under both, so no hand of n cards tells them apart. Both di
 are searched, so a witness found after every smaller size was searched in full has the
 fewest cards. A first pass gives every size a few hands (so a level of 7 or 12 cards is
 reached when a smaller size holds more legal hands than the budget can judge); then
-sizes are completed smallest first. A time budget stops the search and says at which
-size; nothing past the last size searched in full is claimed. A witness found before the
+sizes are completed smallest first. A budget of hands proposed (units of work, never
+seconds) stops the search and says at which size; nothing past the last size searched in full is claimed. A witness found before the
 smaller sizes were completed is handed to `prove_melds`, where Z3 settles each smaller
 size at once; the answer says "smallest: proven" or "smallest found, not proven".
 """
@@ -55,7 +55,7 @@ class MeldSearch:
             stop = ("" if self.complete else f"; smaller hands were searched in full only up to {self.size_reached} "
                     "cards, so a smaller witness may exist")
         else:
-            stop = "" if self.complete else f"; the time budget stopped it inside {self.size_reached + 1}-card hands"
+            stop = "" if self.complete else f"; the budget of hands stopped it inside {self.size_reached + 1}-card hands"
         unk = f"; Z3 answered unknown {self.unknown} time(s)" if self.unknown else ""
         first = (f"every hand of the smallest sizes enumerated with the reference decider ({self.enumerated} "
                  "hands), then " if self.enumerated else "")
@@ -87,11 +87,12 @@ def _deck(spec_a: Spec, spec_b: Spec) -> tuple[int, ...]:
     return tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
 
 
-def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: float, counter: list,
+def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, counter: list,
              blocked: list, cap: int | None):
     """Hands of n cards legal under spec_p's contract `name`, each judged under spec_q's
     (hands in `blocked` were judged before). Returns ("found", hand), ("done",) when no
-    hand is left, ("cap",) after `cap` hands, ("budget",) or ("unknown",)."""
+    hand is left, ("cap",) after `cap` hands, ("budget",) once `hands` hands have been
+    proposed in all (`counter`), or ("unknown",)."""
     sp = z3melds.solver_for(spec_p, spec_p.contracts[name], (n,))
     H = sp.H
     kinds = [t.index for t in spec_p.cards.types if not t.special]
@@ -104,7 +105,7 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
             sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
         asked = 0
         while True:
-            if time.perf_counter() > deadline:
+            if counter[0] >= hands:
                 return ("budget",)
             if cap is not None and asked >= cap:
                 return ("cap",)
@@ -128,15 +129,11 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, deadline: floa
         sp.s.pop()
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadline: float | None = None):
+def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int):
     """The smallest hand (then the first contract) on which the two specs' meld verdicts
     differ, every hand of 1..bound cards enumerated with the reference decider (contracts
-    whose rules are the same in both specs are skipped: they cannot differ). Past
-    `deadline` it stops, the sizes below the one it was in searched in full."""
+    whose rules are the same in both specs are skipped: they cannot differ), at most
+    `budget` hands."""
     deck = _deck(spec_a, spec_b)
     types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
     names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
@@ -148,8 +145,6 @@ def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadlin
         n = sum(hand)
         seen[0] = n
         seen[1] += 1
-        if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfTime
         for k in names:
             if fewest[k] > n:
                 continue
@@ -159,11 +154,7 @@ def meld_difference(spec_a: Spec, spec_b: Spec, bound: int, budget: int, deadlin
                 return k, a, b
         return None
 
-    t0 = time.perf_counter()
-    try:
-        return smallest(deck, types, bound, ask, budget)
-    except _OutOfTime:
-        return Search(None, max(0, seen[0] - 1), seen[1], False, time.perf_counter() - t0)
+    return smallest(deck, types, bound, ask, budget)
 
 
 FIRST_PASS = 25     # hands per (size, contract, direction) before every size has been tried once
@@ -177,8 +168,8 @@ def _confirmed(spec_a: Spec, spec_b: Spec, found) -> bool:
     return (va, vb) == (la, lb)
 
 
-def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, seconds: float = 20.0,
-                       prove_seconds: float = 60.0) -> MeldSearch:
+def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None, hands: int = 2000,
+                       rlimit: int = 20_000_000, enumerate: int = ENUMERATE) -> MeldSearch:
     """The fewest-cards hand (then the first contract) whose whole lay-down one spec
     allows and the other does not.
 
@@ -186,9 +177,9 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     many cards is reached even where smaller sizes hold more legal hands than the budget
     can judge; every size is then searched in full, smallest first, until a witness has
     no smaller size left unsearched (or the budget ends: `complete` then says whether the
-    witness is known to be the smallest)."""
+    witness is known to be the smallest). `hands`: the hands the solvers may propose in
+    all; `rlimit`: Z3's resource limit for each query of the proof of smallness."""
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     names = [k for k in _contract_order(spec_a) if k in spec_b.contracts and _differs(spec_a, spec_b, k)]
     if max_cards is None:
         max_cards = max([max(_least(spec_a, k), _least(spec_b, k)) for k in names] or [0]) + 3
@@ -199,12 +190,12 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     types = [t.index for t in spec_a.cards.types if not t.special and deck[t.index] > 0]
     upto = 0
     total = 0
-    while upto < max_cards and total + count_hands(len(types), upto + 1) <= ENUMERATE:
+    while upto < max_cards and total + count_hands(len(types), upto + 1) <= enumerate:
         upto += 1
         total += count_hands(len(types), upto)
     enumerated = 0
     if upto and names:
-        ex = meld_difference(spec_a, spec_b, upto, ENUMERATE, deadline)
+        ex = meld_difference(spec_a, spec_b, upto, enumerate)
         enumerated = ex.hands
         if ex.found is None and not ex.complete:
             return MeldSearch(None, ex.size_reached, 0, False, time.perf_counter() - t0, 0, max_cards, enumerated)
@@ -226,7 +217,7 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         n, k, side = task
         p, q = (spec_a, spec_b) if side else (spec_b, spec_a)
         try:
-            out = _one_way(p, q, k, n, deck, deadline, counter, blocked[task], cap)
+            out = _one_way(p, q, k, n, deck, hands, counter, blocked[task], cap)
         except (z3melds.Unsupported, ValueError):
             out = ("unknown",)
         if out[0] == "found":
@@ -263,7 +254,7 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         proof = ""
         if reached < n - 1:         # the sizes the loop left: settled at once by Z3 (`prove_melds`)
             least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
-            pr = prove_smallest(spec_a, spec_b, names, least, n, reached, deck, seconds=prove_seconds)
+            pr = prove_smallest(spec_a, spec_b, names, least, n, reached, deck, rlimit=rlimit)
             proof = pr.words()
             if pr.smaller is not None and _confirmed(spec_a, spec_b, pr.smaller):
                 found, n = pr.smaller, sum(pr.smaller[0])

@@ -57,9 +57,11 @@ class PlaySearch:
     bound: str = ""
     counts: object = None           # the player counts planned (`player_counts.CountPlan`)
     searched: list = field(default_factory=list)   # the counts of which a game was compared, in order
+    max_states: int | None = None   # the budget: states compared at most (None: every state of every game)
 
     def how(self) -> str:
-        stop = "; the time budget stopped it before every game was compared" if self.budget_hit else ""
+        stop = (f"; the budget of {self.max_states} states stopped it before every game was compared"
+                if self.budget_hit else "")
         return (f"differential play in the kernel: {self.bound}; at the deal and in each of {self.states} states "
                 f"reached, every legal move and the move played judged under both specs{stop}")
 
@@ -181,7 +183,11 @@ def _legal(state):
         return ("undecided", e.question)
 
 
-def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | None:
+class OverBudget(Exception):
+    """The budget of states compared is spent."""
+
+
+def first_difference(g: Game, spec_b, max_states: int | None, counter: list) -> dict | None:
     """The first point of game `g` where spec b judges otherwise than spec a did."""
     a_spec = g.states[0].spec if g.states else None
     where = dict(seed=g.seed, players=g.players, player=g.player)
@@ -202,8 +208,8 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
     if _layout(spec_a) != _layout(spec_b):
         return None
     for i, (state, move, legal_a) in enumerate(zip(g.states, g.moves, g.legal)):
-        if time.perf_counter() > deadline:
-            raise TimeoutError
+        if max_states is not None and counter[0] >= max_states:
+            raise OverBudget
         counter[0] += 1
         sb = state.replace(spec=spec_b)
         candidates = [move]
@@ -228,19 +234,21 @@ def first_difference(g: Game, spec_b, deadline: float, counter: list) -> dict | 
     return None
 
 
-def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_moves: int = 200,
-                    count_all: bool = False, shrink_seconds: float = 10.0) -> PlaySearch:
+def play_difference(spec_a, spec_b, seeds: int = 2, max_moves: int = 200, count_all: bool = False,
+                    max_states: int | None = None, shrink_tries: int = shrink_play.TRIES) -> PlaySearch:
     """The first difference in the games played under spec a, fewest players (of the
     counts at which the specs' rules differ, `player_counts.plan`) then the shortest
-    history; with `count_all`, every game is compared (to say how often)."""
+    history; with `count_all`, every game is compared (to say how often). The budget is
+    in units of work: `seeds` games of at most `max_moves` moves at each count, and at most
+    `max_states` states compared (None: all), so a search gives the same answer on every
+    run, however busy the machine."""
     from .player_counts import plan
 
     usual = _configs(spec_a, CONFIGS)
     counts = plan(spec_a, spec_b, sorted({n for n, _ in usual}))
     at = counts.configs(usual)
     t0 = time.perf_counter()
-    deadline = t0 + seconds
-    playing = 0.0       # each game is played when it is first compared, once per spec and bound, not charged to the budget
+    playing = 0.0       # each game is played when it is first compared, once per spec and bound
     counter = [0]
     best = None
     done = matters = 0
@@ -251,12 +259,10 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
             break       # the counts where the rules differ come first, fewest first
         t = time.perf_counter()
         games = [game(spec_a, n_players, kind, seed, max_moves) for seed in range(seeds)]
-        spent = time.perf_counter() - t
-        playing += spent
-        deadline += spent
+        playing += time.perf_counter() - t
         try:
             for g in games:
-                hit = first_difference(g, spec_b, deadline, counter)
+                hit = first_difference(g, spec_b, max_states, counter)
                 done += 1
                 if n_players not in searched:
                     searched.append(n_players)
@@ -264,11 +270,11 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
                     matters += 1
                     if best is None or (hit["players"], hit["at"]) < (best["players"], best["at"]):
                         best = hit
-        except TimeoutError:
+        except OverBudget:
             budget_hit = True
             break
     if best is not None and best.get("scenario"):
-        shrunk = shrink_play.shrink(spec_a, spec_b, best["scenario"], seconds=shrink_seconds)
+        shrunk = shrink_play.shrink(spec_a, spec_b, best["scenario"], tries=shrink_tries)
         if shrunk is not None:
             best["situation"], best["shrunk"] = shrunk.doc, shrunk
     bound = (f"{seeds} seeded game(s) for each of " + ", ".join(f"{p} players {k}" for p, k in at)
@@ -276,7 +282,7 @@ def play_difference(spec_a, spec_b, seconds: float = 10.0, seeds: int = 2, max_m
     if counts.extra() or counts.unplayed:
         bound += f" ({counts.words(searched)})"
     return PlaySearch(best, done, counter[0], time.perf_counter() - t0 - playing, budget_hit, matters, bound, counts,
-                      searched)
+                      searched, max_states)
 
 
 def replay(spec, data: dict):

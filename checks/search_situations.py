@@ -51,7 +51,7 @@ class SituationSearch:
     counts: list | None = None      # the player counts drawn from, when not the fewest and the next ones
 
     def bound(self) -> str:
-        stop = "; the time budget stopped it" if self.budget_hit else ""
+        stop = ""
         players = (f"{', '.join(map(str, self.counts))} players" if self.counts
                    else f"up to {EXTRA_PLAYERS} players above the fewest")
         return (f"{self.examples} situations built by Hypothesis (at most {self.max_examples}, seed {self.seed}) "
@@ -208,24 +208,21 @@ def first_difference(spec_a, spec_b, doc, proposed) -> dict | None:
     return None
 
 
-def situation_difference(spec_a, spec_b, seconds: float = 20.0, max_examples: int = 600,
-                         seed: int = 0, shrink_seconds: float = 10.0, counts=None) -> SituationSearch:
+def situation_difference(spec_a, spec_b, max_examples: int = 600, seed: int = 0,
+                         shrink_tries: int = shrink_play.TRIES, counts=None) -> SituationSearch:
     """Built situations where the two specs judge a move otherwise: the first Hypothesis
-    generates, shrunk by `shrink_play`; of `counts` players, when given."""
+    generates (at most `max_examples`, from `seed`: the same situations on every run),
+    shrunk by `shrink_play`; of `counts` players, when given."""
     import random
 
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import HypothesisException
 
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     judged = [0]
     hit_budget = [False]
 
     def condition(example):
-        if time.perf_counter() > deadline:
-            hit_budget[0] = True
-            return False
         judged[0] += 1
         doc, proposed = example
         return first_difference(spec_a, spec_b, doc, proposed) is not None
@@ -241,7 +238,7 @@ def situation_difference(spec_a, spec_b, seconds: float = 20.0, max_examples: in
     doc = first_difference(spec_a, spec_b, *found)
     if doc is None:     # found while the budget ran out is not possible (condition is False then)
         return SituationSearch(None, judged[0], time.perf_counter() - t0, hit_budget[0], max_examples, seed, counts)
-    shrunk = shrink_play.shrink(spec_a, spec_b, doc, seconds=shrink_seconds)
+    shrunk = shrink_play.shrink(spec_a, spec_b, doc, tries=shrink_tries)
     return SituationSearch({"situation": shrunk.doc, "shrunk": shrunk}, judged[0], time.perf_counter() - t0,
                            False, max_examples, seed, counts)
 

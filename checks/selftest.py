@@ -167,8 +167,9 @@ def searched(spec: Spec, r: Result, seconds: float = SURVIVOR_SECONDS) -> Result
 
     t0 = time.perf_counter()
     try:
-        told = tell_apart(spec, r.mutant.build(), "the spec", "the mutant", meld_seconds=seconds,
-                          play_seconds=seconds, seeds=2, max_moves=600)
+        from .budget import Budget      # units of work (the search takes no seconds): about `seconds`' worth
+        told = tell_apart(spec, r.mutant.build(), "the spec", "the mutant",
+                          budget=Budget(hands=max(1, int(100 * seconds)), seeds=2, moves=600, situations=0))
     except Exception as e:    # noqa: BLE001  (a survivor the search cannot play stays a survivor)
         r.why = f"the generic search could not run ({type(e).__name__}: {str(e)[:200]})"
         return r

@@ -46,6 +46,7 @@ class Shrunk:
     seconds: float
     a: str = ""                 # the move's outcome under each spec, in words
     b: str = ""
+    budget: int = 0             # situations it might judge at most
 
     def words(self) -> str:
         def size(s):
@@ -54,8 +55,8 @@ class Shrunk:
                     f"counters {s['counters']} from their start")
         proven = ("no single seat, card, card or unit of the move, step of history or step of a counter can be "
                   "removed and the verdicts "
-                  "still differ" if self.minimal else "the time budget stopped the shrinking before every "
-                  "single step was tried")
+                  "still differ" if self.minimal else f"the budget of {self.budget} situations judged stopped the "
+                  "shrinking before every single step was tried")
         return f"shrunk from {size(self.before)} to {size(self.after)} ({self.tried} situations judged; {proven})"
 
 
@@ -321,13 +322,16 @@ def _big_steps(spec, doc: dict):
     yield from _counter_steps(spec, doc, False)
 
 
-def shrink(spec_a, spec_b, doc: dict, seconds: float = 10.0) -> Shrunk | None:
+TRIES = 3000        # situations judged at most while shrinking: the budget, in units of work
+
+
+def shrink(spec_a, spec_b, doc: dict, tries: int = TRIES) -> Shrunk | None:
     """The situation `doc` (a scenario document with one move under `moves`) shrunk while
     the two specs judge its move otherwise; None when they do not judge it otherwise to
     begin with (say, the situation depends on rounds played before, which a situation
-    does not hold)."""
+    does not hold). At most `tries` situations are judged, so the same input shrinks to the
+    same situation on any machine."""
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     doc = {k: v for k, v in copy.deepcopy(doc).items() if k != "move"}
     doc["moves"] = doc["moves"][:1]
     if not differs(spec_a, spec_b, doc):
@@ -341,7 +345,7 @@ def shrink(spec_a, spec_b, doc: dict, seconds: float = 10.0) -> Shrunk | None:
             progress = False
             cur = _key(size(spec_a, doc))
             for cand in steps(spec_a, doc):
-                if time.perf_counter() > deadline:
+                if tried >= tries:
                     out_of_time = True
                     break
                 if _key(size(spec_a, cand)) >= cur:
@@ -360,7 +364,7 @@ def shrink(spec_a, spec_b, doc: dict, seconds: float = 10.0) -> Shrunk | None:
     state = codec.state_from_doc(spec_a, doc)
     other = ", with another next state" if oa[0] == ob[0] == "legal" else ""
     return Shrunk(doc, before, size(spec_a, doc), not out_of_time, tried, time.perf_counter() - t0,
-                  words(oa, state), words(ob, state) + other)
+                  words(oa, state), words(ob, state) + other, tries)
 
 
 __all__ = ["Shrunk", "shrink", "differs", "judged", "single_steps", "size"]

@@ -8,7 +8,7 @@ clause changed or dropped), whatever the clause is about.
    (`player_counts`), fewest players first, the shortest history kept, the situation
    then shrunk (`shrink_play`); the answer names the counts played and those where the
    rules differ that were not.
-3. Where seeded play met no difference (and `situation_seconds` is given): situations
+3. Where seeded play met no difference (and the budget allows built situations): situations
    built by Hypothesis from the spec's zones and counters (`search_situations`).
 Before play, where the difference is in a kernel field that `turns.targeted` knows how
 to reach (a handful of fields), a constructed situation replayed by the kernel: it gives
@@ -16,7 +16,9 @@ the smallest situations (fewest players, earliest turn) that seeded play may rea
 late or not at all.
 
 The answer says what told them apart, with a witness the kernel replays, or, when
-nothing did, within which bounds nothing did (never that they are equivalent).
+nothing did, within which bounds nothing did (never that they are equivalent). Every
+bound is a `Budget` in units of work (hands, Z3 resource units, games, moves, states,
+situations), so the same specs give the same answer on every run.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from rulings.kernel import codec
 from rulings.kernel.codec import move_words
 from rulings.spec import Spec
 
+from .budget import READING, Budget
 from .search_melds import meld_difference_z3
 from .search_play import play_difference
 from .search_situations import situation_difference
@@ -80,15 +83,14 @@ def _z3_evidence(spec: Spec, contract_name: str, hand) -> dict:
     return out
 
 
-def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: float = 20.0,
-               play_seconds: float = 20.0, seeds: int = 2, max_moves: int = 800, count_all: bool = False,
-               targeted=None, situation_seconds: float = 0.0) -> Told:
+def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = READING,
+               count_all: bool = False, targeted=None) -> Told:
     """Search for a verdict on which `spec_a` (labelled `a`) and `spec_b` (`b`) differ."""
     t0 = time.perf_counter()
     bounds: list[str] = []
     methods: list[str] = []
     if _melds_differ(spec_a, spec_b) and spec_a.contracts:
-        ms = meld_difference_z3(spec_a, spec_b, seconds=meld_seconds)
+        ms = meld_difference_z3(spec_a, spec_b, hands=budget.hands, rlimit=budget.rlimit, enumerate=budget.enumerate)
         methods.append(ms.how(spec_a.game))
         if ms.found is not None:
             hand, contract, la, lb = ms.found
@@ -100,7 +102,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                        + ("smallest: proven" if ms.complete else "smallest found, not proven"))
             return Told(True, verdict, witness, methods[-1], seconds=time.perf_counter() - t0)
         bounds.append(f"no hand of 1 to {ms.size_reached} cards" + ("" if ms.complete else
-                      f" (the {meld_seconds:.0f} s budget stopped the search inside {ms.size_reached + 1} cards)"))
+                      f" (the budget of {budget.hands} hands stopped the search inside {ms.size_reached + 1} cards)"))
     if targeted is not None:
         found = targeted()
         if found is not None and found["apart"]:
@@ -110,8 +112,8 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
             bounds.append(f"no difference in the targeted situation ({found['verdict']})")
     why_not = _playable(spec_a) or _playable(spec_b)
     if why_not is None:
-        ps = play_difference(spec_a, spec_b, seconds=play_seconds, seeds=seeds, max_moves=max_moves,
-                             count_all=count_all)
+        ps = play_difference(spec_a, spec_b, seeds=budget.seeds, max_moves=budget.moves, count_all=count_all,
+                             max_states=budget.states, shrink_tries=budget.shrink)
         methods.append(ps.how())
         often = f"differs in {ps.matters} of {ps.games} games played" if count_all else ""
         counts = dict(ps.counts.to_json(), searched=ps.searched, situations=None)
@@ -135,12 +137,14 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, meld_seconds: floa
                             f"{sh.b} under {b}")
             return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0,
                         counts=counts)
-        bounds.append("no move in " + ps.bound + (" (time budget reached)" if ps.budget_hit else ""))
-        if situation_seconds > 0:       # situations built by Hypothesis, where seeded play met no difference
+        bounds.append("no move in " + ps.bound + (f" (the budget of {budget.states} states compared reached)"
+                                                  if ps.budget_hit else ""))
+        if budget.situations > 0:       # situations built by Hypothesis, where seeded play met no difference
             plan = ps.counts            # built at the counts where the rules differ, when play went beyond the usual
             at = [n for n in plan.played if n in plan.differ] if plan.extra() else None
             counts["situations"] = at
-            ss = situation_difference(spec_a, spec_b, seconds=situation_seconds, counts=at)
+            ss = situation_difference(spec_a, spec_b, max_examples=budget.situations, counts=at,
+                                      shrink_tries=budget.shrink)
             methods.append(ss.how())
             if ss.found is not None:
                 told = _built(spec_a, ss, a, b, "; then ".join(methods), time.perf_counter() - t0)

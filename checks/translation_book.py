@@ -12,6 +12,7 @@ from typing import Iterable, Mapping
 from .translation_facts import Fact, concepts_of, facts_of
 from .translation_lexicon import LANGS, Lexicon
 from .translation_scan import Correction, scan_line
+from .translation_spelling import respell
 
 ALIGN_MIN = 0.5     # sentences sharing less than this (Dice over concepts) are not paired
 
@@ -88,7 +89,10 @@ class Book:
         for i, text in enumerate(lines, 1):
             self.lines[i], fixed = scan_line(text, self.lang_of.get(i, "en"), lex, i, name)
             if i in self.lang_of:
-                self.corrections += fixed
+                lang = self.lang_of[i]
+                self.lines[i], spelt = respell(self.lines[i], lang, i, tuple(l for l in self.blocks if l != lang),
+                                               lex.vocabulary(lang))
+                self.corrections += fixed + spelt
         self.sentences: dict[str, list[Sentence]] = {}
         for lang in LANGS:
             self.sentences[lang] = [s for b, block in enumerate(self.blocks.get(lang, []))

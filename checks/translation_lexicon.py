@@ -102,6 +102,13 @@ class Lexicon:
     def family(self, unit: str) -> str:
         return self.families.get(unit, unit)
 
+    def vocabulary(self, lang: str) -> frozenset:
+        """The words this data names in `lang` (its concepts' words and what numbers count)."""
+        if lang not in self.langs:
+            return frozenset()
+        mine = self.langs[lang]
+        return frozenset(mine.concept_of) | frozenset(str(w).lower() for w in mine.table("units"))
+
     def term_pattern(self, concept: str, lang: str) -> re.Pattern | None:
         t = self.terms.get(concept)
         return t.patterns.get(lang) if t else None

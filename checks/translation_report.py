@@ -150,14 +150,16 @@ def typo_findings(book: str, corrections: list[Correction], clauses_citing) -> l
             clauses=clauses,
             sources=cites(book, lines),
             question=f"is every word of {where} printed as meant?",
-            verdict=f"{printed!r} at {where} is most likely {likely!r} ({'; '.join(why)})",
+            verdict=(f"{printed!r} at {where} is most likely {likely!r} ({'; '.join(why)})" if likely != printed
+                     else f"{printed!r} at {where} is no word of the language ({'; '.join(why)})"),
             resolved=True,
             resolution=(f"the comparison reads it as {likely!r}, by the scan data "
                         f"({', '.join(f'spec/language/{s}' for s in source) or 'scan rules'}); "
-                        "the text itself is left as printed"),
+                        "the text itself is left as printed") if likely != printed else
+                       ("no likelier word was found; the text is read as printed"),
             witness={"word": printed, "likely": likely, "lines": where, "language": lang},
-            method="scan rules and listed words of the language data, applied word by word; "
-                   "each word they change is reported",
+            method="the scan rules of the language data, and word frequencies (the wordfreq package) with the "
+                   "slips of spec/language/words/scan.yaml, word by word; each word they question is reported",
         ))
     return out
 

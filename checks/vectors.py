@@ -734,9 +734,10 @@ def reading_witnesses(spec: Spec, search: bool = True, **where) -> tuple[list, l
     from .readings import reading_findings
 
     melds, moves, notes = [], [], []
-    # generous time budgets: a vector set must not depend on how busy the machine is, and a
-    # search that finds its witness does so long before these (they cost time only where none is found)
-    for f in reading_findings(spec, meld_seconds=60.0, play_seconds=60.0, **where):
+    # the reading check's budget is in units of work, so a vector set does not depend on how busy
+    # the machine is; a generous one: a search that finds its witness does so long before it
+    from .budget import READING
+    for f in reading_findings(spec, budget=READING.but(hands=3 * READING.hands), **where):
         w = f.witness or {}
         cid = f.clauses[0]
         adopted, other = f.id.rsplit(":", 1)[1].split("/")

@@ -15,13 +15,16 @@ A finding is an alternative that changes some verdict: a choice a reader could m
 differently and play would notice. It is unresolved until the rule writer decides what
 it is (a new reading, a new assumption, or a place where the text already decides it).
 Alternatives are searched comparisons first, then other enum values and flags, then
-clauses dropped, then numbers moved by one, so a time budget leaves the last unsearched.
-Alternatives nothing told apart within the budget are listed in the note, never called
-equivalent.
+clauses dropped, then numbers moved by one, so the sweep's budget (how many alternatives
+are searched: units of work, never seconds) leaves the last unsearched, the same ones on
+every run, and names them. Each alternative is searched within a `Budget` of its own
+(`budget.WHATIF`). Alternatives nothing told apart within the budget are listed in the
+note, never called equivalent.
 """
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
 import time
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ import yaml
 from rulings.spec import Spec, load
 from rulings.specfile import Loader
 
+from .budget import WHATIF, Budget
 from .findings import Finding
 from .search_play import play_difference
 from .tell_apart import tell_apart
@@ -89,8 +93,51 @@ def _leaves(node, path=()):
         yield path, node
 
 
-def _changes(value, enums) -> list[tuple[object, str]]:
-    """The schema-allowed alternatives of one value, each with its words."""
+def _resolve(schema: dict, node):
+    while isinstance(node, dict) and "$ref" in node:
+        target = schema
+        for part in node["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def enum_at(schema: dict, path: tuple) -> list | None:
+    """The enumeration the schema declares for the value at `path` of a clause's formal
+    content: [] when it declares none there (a name, an expression), None when the path
+    cannot be followed in the schema."""
+    nodes = [_resolve(schema, schema["properties"]["clauses"]["additionalProperties"])]
+    for key in path:
+        nxt = []
+        for node in nodes:
+            node = _resolve(schema, node)
+            if not isinstance(node, dict):
+                continue
+            for branch in [node] + list(node.get("oneOf") or []) + list(node.get("anyOf") or []):
+                branch = _resolve(schema, branch)
+                if not isinstance(branch, dict):
+                    continue
+                if isinstance(key, int) and isinstance(branch.get("items"), dict):
+                    nxt.append(branch["items"])
+                elif isinstance(key, str) and key in (branch.get("properties") or {}):
+                    nxt.append(branch["properties"][key])
+                elif isinstance(key, str) and isinstance(branch.get("additionalProperties"), dict):
+                    nxt.append(branch["additionalProperties"])
+        if not nxt:
+            return None
+        nodes = nxt
+    for node in nodes:
+        node = _resolve(schema, node)
+        for branch in [node] + list((node or {}).get("oneOf") or []) + list((node or {}).get("anyOf") or []):
+            branch = _resolve(schema, branch)
+            if isinstance(branch, dict) and isinstance(branch.get("enum"), list):
+                return branch["enum"]
+    return []       # the place is known and holds no enumeration (a name, an expression)
+
+
+def _changes(value, enums, own: list | None = None) -> list[tuple[object, str]]:
+    """The schema-allowed alternatives of one value, each with its words (`own`: the
+    enumeration the schema declares at the value's place, when known)."""
     if isinstance(value, bool):
         return [(not value, f"{value} -> {not value}")]
     if isinstance(value, int):
@@ -98,7 +145,7 @@ def _changes(value, enums) -> list[tuple[object, str]]:
     if not isinstance(value, str):
         return []
     out = []
-    for enum in enums:
+    for enum in (enums if own is None else [own] if value in own else []):
         if value in enum:
             out += [(v, f"{value} -> {v}") for v in enum if v != value and (v, f"{value} -> {v}") not in out]
     parts = _COMPARE.split(value)
@@ -110,7 +157,10 @@ def _changes(value, enums) -> list[tuple[object, str]]:
 
 
 def alternatives(spec: Spec) -> list[Alternative]:
+    from rulings.specfile import schema as spec_schema
+
     enums = _enums()
+    schema = spec_schema()
     out = []
     for cid, c in spec.clauses.items():
         formal = spec.formal(cid)
@@ -119,7 +169,7 @@ def alternatives(spec: Spec) -> list[Alternative]:
         for path, value in _leaves(formal):
             if path[0] in LABEL_KEYS and path[-1] not in COUNTED:
                 continue
-            for new, words in _changes(value, enums):
+            for new, words in _changes(value, enums, enum_at(schema, (cid, *path)[1:])):
                 out.append(Alternative(cid, path, value, new, f"{'.'.join(map(str, path))}: {words}"))
         out.append(Alternative(cid, (), None, None, "the clause dropped"))
     # what a reader could most plausibly read otherwise first (a comparison's boundary, another
@@ -171,7 +221,7 @@ def build(spec: Spec, alt: Alternative, folder: Path, data: dict) -> Spec:
     for cid in list(clauses):                      # keep the readings in force
         if cid in spec.chosen and "adopted" in clauses[cid]:
             clauses[cid]["adopted"] = spec.chosen[cid]
-    path = folder / f"{spec.game}-{abs(hash(alt.key)) % 10**10}.yaml"
+    path = folder / f"{spec.game}-{hashlib.sha1(alt.key.encode()).hexdigest()[:10]}.yaml"
     path.write_text(yaml.safe_dump(d, sort_keys=False, allow_unicode=True))
     return load(str(path))
 
@@ -184,8 +234,7 @@ def spec_data(spec: Spec) -> dict:
     return yaml.load(spec_path(spec.origin or spec.file).read_text(), Loader=Loader)
 
 
-def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, per_alt: float, seeds: int,
-                       max_moves: int) -> tuple:
+def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, budget: Budget = WHATIF) -> tuple:
     """One alternative searched against the spec as written: ("declared", name), ("rejected",
     words), ("quiet", words) or ("finding", Finding)."""
     name = _declared(spec, alt)
@@ -197,8 +246,7 @@ def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, p
         return "rejected", f"{type(e).__name__}"
     t1 = time.perf_counter()
     try:
-        told = tell_apart(spec, other, "as written", "what-if", meld_seconds=per_alt / 2,
-                          play_seconds=per_alt / 2, seeds=seeds, max_moves=max_moves, count_all=True)
+        told = tell_apart(spec, other, "as written", "what-if", budget=budget, count_all=True)
     except Exception as e:         # an alternative the kernel cannot play is reported, not raised
         return "quiet", f"{alt.clause} ({alt.what}): could not be searched ({type(e).__name__}: {e})"
     if not told.apart:
@@ -206,8 +254,8 @@ def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, p
     often = told.matters
     if not often:
         try:
-            ps = play_difference(spec, other, seconds=per_alt / 2, seeds=seeds, max_moves=max_moves,
-                                 count_all=True)
+            ps = play_difference(spec, other, seeds=budget.seeds, max_moves=budget.moves, count_all=True,
+                                 max_states=budget.states, shrink_tries=0)
             often = f"differs in {ps.matters} of {ps.games} games played"
         except Exception as e:
             often = f"not counted in play ({type(e).__name__})"
@@ -224,48 +272,72 @@ def search_alternative(spec: Spec, alt: Alternative, folder: Path, data: dict, p
         extra={"path": list(alt.path), "was": alt.was, "now": alt.now, "how_often": often})
 
 
-def whatif_findings(spec: Spec, seconds: float | None = 150.0, per_alt: float = 4.0, seeds: int = 2,
-                    max_moves: int = 300, progress=None, only: list[str] | None = None, *,
-                    workers: int | None = 1, executor: str = "local", scheduler: str | None = None):
-    """The what-if map. Each alternative is a chunk of work (`chunks.whatif_chunk`) played
-    wherever `workers`/`executor`/`scheduler` say (`rulings.executor`), merged in the
-    alternatives' order. `seconds` (None: no budget) is the sweep's wall-clock budget: an
-    alternative whose search has not started by then is left unsearched and listed."""
+SWEEP = 120         # alternatives searched at most, in the order of `alternatives` (the sweep's budget)
+
+
+def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHATIF, progress=None,
+                    only: list[str] | None = None, *, workers: int | None = 1, executor: str = "local",
+                    scheduler: str | None = None, texts=None):
+    """The what-if map. The alternatives the words of the text admit (`text_readings`, the
+    texts found through `texts` or RULINGS_RULEBOOKS) are searched first; each alternative
+    is a chunk of work (`chunks.whatif_chunk`) played wherever `workers`/`executor`/
+    `scheduler` say (`rulings.executor`), merged in the alternatives' order. `limit` (None:
+    no limit) is the sweep's budget in alternatives: the first `limit` are searched, each
+    within `budget`; the rest are listed unsearched, the same ones on every run.
+
+    With the texts, an alternative some word supports that play notices is a proposed
+    reading (kind `proposed`); those no word supports are summed up in the note, one line
+    per clause. Without them, every alternative play notices is a what-if finding."""
     from rulings import executor as ex
 
     from .chunks import whatif_chunk
+    from .proposals import proposal, summaries
+    from .text_readings import text_search
 
+    ts = text_search(spec, texts)
     alts = [a for a in alternatives(spec) if only is None or a.clause in only]
-    ends = None if seconds is None else time.time() + seconds
+    supported = {a.key for a in alts if ts.support(a)}
+    alts = [a for a in alts if a.key in supported] + [a for a in alts if a.key not in supported]
+    searched, left = (alts, []) if limit is None else (alts[:limit], alts[limit:])
     key = ex.spec_key(spec)
-    jobs = [(key, alt, ends, per_alt, seeds, max_moves) for alt in alts]
+    jobs = [(key, alt, budget) for alt in searched]
 
     def step(k: int) -> None:
-        progress(f"what-if: {k} of {len(alts)} alternatives searched")
+        progress(f"what-if: {k} of {len(searched)} alternatives searched")
 
     out = ex.run(whatif_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler,
                  progress=step if progress else None)
     findings: list[Finding] = []
+    loud: dict = {}
     declared = rejected = 0
     quiet: list[str] = []
-    unsearched: list[str] = []
-    for what, said in out.results:
+    for alt, (what, said) in zip(searched, out.results):
         if what == "finding":
-            findings.append(said)
+            loud[alt.key] = said
+            if not ts.ran:
+                findings.append(said)
+            elif alt.key in supported:
+                findings.append(proposal(spec, alt, said, ts))
         elif what == "quiet":
             quiet.append(said)
-        elif what == "unsearched":
-            unsearched.append(said)
         elif what == "declared":
             declared += 1
         else:
             rejected += 1
-    note = (f"{len(alts)} alternatives of {len({a.clause for a in alts})} clauses: {len(findings)} change a verdict, "
-            f"{len(quiet)} not told apart within the bound ({per_alt:.0f} s each: Z3 over hands where meld rules "
-            f"change, {seeds} seeded games per table size of at most {max_moves} moves), {declared} already "
+    unsearched = [f"{a.clause} ({a.what})" for a in left]
+    note = (f"{len(alts)} alternatives of {len({a.clause for a in alts})} clauses, "
+            + (f"{len(supported)} of them admitted by words of the lines their clause cites (searched first): "
+               if ts.ran else f"{ts.why}: ")
+            + f"{len(loud)} change a verdict"
+            + (f" ({sum(k in supported for k in loud)} proposed readings)" if ts.ran else "")
+            + f", {len(quiet)} not told apart within the bound (each: {budget.words()}), {declared} already "
             f"declared readings, {rejected} rejected by the schema or the loader")
     if unsearched:
-        note += f"; the {seconds:.0f} s budget left {len(unsearched)} unsearched: " + ", ".join(unsearched)
+        note += f"; the budget of {limit} alternatives left {len(unsearched)} unsearched: " + ", ".join(unsearched)
+    if ts.ran:
+        lines = summaries(spec, searched, loud, ts)
+        if lines:
+            note += "; " + "; ".join(lines)
     if quiet:
         note += "; not told apart: " + ", ".join(quiet)
     if out.notes:

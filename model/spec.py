@@ -72,6 +72,7 @@ class Clause:
     formal: Mapping[str, Any] = field(default_factory=dict)
     line: int = 0
     informal: Mapping[str, Any] | None = None     # {why, affects_play, covered_by}: stated in words only
+    settled: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)   # proposals a line rules out
 
     @property
     def has_formal(self) -> bool:
@@ -400,7 +401,7 @@ class _Builder:
             out[cid] = Clause(cid, raw["says"], tuple(raw.get("source") or ()), raw.get("assumption"),
                               raw.get("fact"), readings, adopted, raw.get("because"),
                               {k: v for k, v in raw.items() if k in keys}, self.pos.of(("clauses", cid), True)[0],
-                              raw.get("informal"))
+                              raw.get("informal"), {str(k): dict(v) for k, v in (raw.get("settled") or {}).items()})
         self.check_prose(out)
         return out
 

@@ -15,18 +15,23 @@ from .scale import scale_options
 @click.command()
 @click.argument("game")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS),
-              help="Only these kinds of finding (repeatable); default: all (what-if searches for up "
-                   "to 150 s).")
+              help="Only these kinds of finding (repeatable); default: all.")
 @click.option("--bound", type=int, default=6, show_default=True,
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
-@click.option("--what-if-seconds", "whatif_seconds", type=click.FloatRange(0, None), default=150.0,
-              show_default=True, help="The what-if sweep's time budget (alternatives not started by then are "
-                                      "listed unsearched); 0: no budget, every alternative searched.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--what-if-limit", "whatif_limit", type=click.IntRange(0, None), default=None,
+              help="How many what-if alternatives are searched, in their order (the rest are listed "
+                   "unsearched; default 120); 0: every alternative. A budget in units of work: the same "
+                   "findings on every run.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
+              help="text; json; html: a report page (cards drawn, findings grouped by rulebook line, each "
+                   "situation replayable with `rulings judge`).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the report to this file instead of printing it.")
 @scale_options
-def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], whatif_seconds: float,
-          as_json: bool, workers: int | None, executor: str, scheduler: str | None):
+def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ...], whatif_limit: int | None,
+          as_json: bool, fmt: str, output: str | None, workers: int | None, executor: str, scheduler: str | None):
     """Search a game's rules for ambiguities, gaps, conflicts, false claims and
     translation differences, each finding with a replayable witness.
 
@@ -46,6 +51,7 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
       rulings check tick
       rulings check tick --kind reading --kind claim --json
       rulings check tick --kind what-if
+      rulings check tick --format html -o tick-check.html
       rulings check tick --kind reading --reading go-out-timing=others-have-played
     """
     from .common import _fail, _load
@@ -57,11 +63,11 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
         _fail("--bound must be at least 1")
-    where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_seconds=whatif_seconds or None)
+    where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_limit=whatif_limit)
     t0 = time.perf_counter()
     try:
         with session(executor, workers, scheduler):       # one Dask cluster for every kind of check
-            if as_json or not sys.stderr.isatty():
+            if as_json or fmt != "text" or not sys.stderr.isatty():
                 runs = run_checks(spec, list(kinds) or None, bound, **where)
             else:
                 from rich.console import Console
@@ -72,8 +78,21 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
     except ExecutorError as e:
         _fail(str(e))
     seconds = time.perf_counter() - t0
-    if as_json:
-        click.echo(json.dumps(report.as_json(game, runs, seconds), indent=2))
+    fmt = "json" if as_json else fmt
+    if fmt == "json":
+        shown = json.dumps(report.as_json(game, runs, seconds), indent=2)
+    elif fmt == "html":
+        from ..checks.report_html import page
+
+        shown = page(spec, runs)
     else:
-        click.echo(report.text(game, runs, seconds))
+        shown = report.text(game, runs, seconds)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(shown if shown.endswith("\n") else shown + "\n")
+        except OSError as e:
+            _fail(f"cannot write {output}: {e}")
+    else:
+        click.echo(shown)
     sys.exit(1 if any(not f.resolved for r in runs for f in r.findings) else 0)

@@ -17,13 +17,13 @@ def test_a_rule_that_forbids_nothing_never_meets_any_permission():
 
 
 def test_a_rule_that_forbids_wilds_alone_meets_a_level_in_two_wilds():
-    found = _by_id(load("level8", {"wilds-only": "needs-a-number-card"}), seconds=2.0)
+    found = _by_id(load("level8", {"wilds-only": "needs-a-number-card"}), hands=200)
     f = found["conflict:levels:wilds-only:same-number"]
     assert f.resolved and f.witness["cards"] == ["W", "W"], f.verdict
 
 
 def test_a_conflict_not_found_within_the_bound_is_unresolved_and_says_how_far():
-    found = _by_id(load("rummikub"), bound=3, seconds=1.0)
+    found = _by_id(load("rummikub"), bound=3, hands=100)
     f = found["conflict:further-melds:group-at-most-four"]
     assert not f.resolved
     assert "were not searched" in f.verdict and f.extra["proved_to_bound"] >= 3

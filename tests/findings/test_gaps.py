@@ -126,3 +126,23 @@ def test_removing_a_deciding_clause_is_an_unresolved_gap_with_its_trace(game, tm
                 kernel.legal_moves(state)      # the question may come when the moves are listed
                 raise AssertionError(f"without {cid}, the gap's trace replays without reaching the question")
     assert deciding >= 3, f"{game}: too few deciding clauses exercised ({deciding})"
+
+
+def test_silence_is_claimed_only_where_no_cited_line_decides(gaps):
+    """An assumption that only gives a fact of the table (whether the dealer picked the
+    exact deal) is no silence: the clause that reads the fact cites the lines deciding
+    what follows. Every other assumption reached is silent, saying what decided it."""
+    found, _ = gaps
+    spec = load("tick")
+    for f in found.values():
+        cid = f.clauses[0]
+        inputs_only = set(spec.formal(cid)) == {"inputs"}
+        if inputs_only:
+            assert "not a silence" in f.verdict and "silent" not in f.verdict, f.verdict
+            rules = f.clauses[1:]
+            assert rules and all(spec.clauses[r].source for r in rules)
+            assert all(s in f.verdict for r in rules for s in spec.clauses[r].source)
+        else:
+            assert "silent" in f.verdict and cid in f.verdict, f.verdict
+    assert any(set(spec.formal(f.clauses[0])) == {"inputs"} for f in found.values()), \
+        "the exploration should reach the dealer's exact deal"

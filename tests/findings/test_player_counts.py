@@ -13,6 +13,7 @@ import pytest
 import yaml
 from test_readings_generic import SPEC, _play_witness_holds, with_reading
 
+from rulings.checks.budget import READING
 from rulings import kernel
 from rulings.checks import player_counts, search_situations
 from rulings.checks.findings import CheckRun
@@ -121,7 +122,7 @@ def test_teams_of_five_is_played_at_five_and_told_apart_and_the_report_names_the
     cid = next(cid for cid, o in _others(spec) if counts_apart(spec, _plan(spec, cid, o)[0])[1] == [5])
     for other in [o for c, o in _others(spec) if c == cid]:
         spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
-        f = compare_readings(spec, cid, other, play_seconds=20, max_moves=100, situation_seconds=0)
+        f = compare_readings(spec, cid, other, budget=READING.but(moves=100, situations=0))
         assert f.extra["told_apart"] and f.resolved, f.verdict
         data, _ = _play_witness_holds(spec, spec_b, f)
         assert data["players"] == 5
@@ -139,7 +140,7 @@ def test_a_difference_at_counts_not_played_stays_unresolved_and_says_so(monkeypa
     monkeypatch.setattr(player_counts, "MOST", 0)
     spec = load(GAME)
     cid, other = next((cid, o) for cid, o in _others(spec) if counts_apart(spec, _plan(spec, cid, o)[0])[1] == [5])
-    f = compare_readings(spec, cid, other, play_seconds=10, max_moves=30, situation_seconds=0)
+    f = compare_readings(spec, cid, other, budget=READING.but(moves=30, situations=0))
     assert not f.extra["told_apart"] and not f.resolved
     counts = f.extra["player_counts"]
     assert counts["unplayed"] == [5] and 5 not in counts["played"] and counts["searched"] == _usual(spec)
@@ -156,10 +157,10 @@ def test_situations_are_built_at_the_counts_asked(monkeypatch):
         return None
 
     monkeypatch.setattr(search_situations, "first_difference", record)
-    ss = search_situations.situation_difference(spec, spec, seconds=30, max_examples=20, counts=[5])
+    ss = search_situations.situation_difference(spec, spec, max_examples=20, counts=[5])
     assert set(seen) == {5} and len(seen) == ss.examples > 0 and "5 players" in ss.bound()
     seen.clear()
-    search_situations.situation_difference(spec, spec, seconds=30, max_examples=20)
+    search_situations.situation_difference(spec, spec, max_examples=20)
     lo = kernel.rules(spec).players_range()[0]
     assert seen and set(seen) <= set(range(lo, lo + search_situations.EXTRA_PLAYERS + 1))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from rulings.checks.budget import READING
 from rulings import reference, z3melds
 from rulings.checks.prove_melds import prove_smallest
 from rulings.checks.readings import compare_readings
@@ -19,7 +20,7 @@ CASES = [("level-set-size", "exactly"), ("level-sets-same-number", "distinct")]
 def test_level8_meld_witness_is_proven_smallest(cid, other):
     spec = load("level8")
     spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
-    f = compare_readings(spec, cid, other, meld_seconds=60, play_seconds=1, situation_seconds=0)
+    f = compare_readings(spec, cid, other, budget=READING.but(hands=6000, situations=0))
     assert f.extra["told_apart"] and "cards" in f.witness, f.verdict
     assert f.verdict.endswith("smallest: proven"), f.verdict
     hand = spec.cards.hand_of(f.witness["cards"])
@@ -32,10 +33,10 @@ def test_level8_meld_witness_is_proven_smallest(cid, other):
     # the proof over the sizes below n, from scratch (nothing enumerated)
     names = [k for k in _contract_order(spec) if _differs(spec, spec_b, k)]
     least = {k: min(_least(spec, k), _least(spec_b, k)) for k in names}
-    pr = prove_smallest(spec, spec_b, names, least, n, 5, _deck(spec, spec_b), seconds=240)
+    pr = prove_smallest(spec, spec_b, names, least, n, 5, _deck(spec, spec_b))
     assert pr.proven and all(pr.sizes[k] == "proven" for k in range(6, n)), pr.words()
     # not vacuous: asked whether n + 1 is the smallest, it meets a hand of n cards that differs
-    more = prove_smallest(spec, spec_b, names, least, n + 1, n - 1, _deck(spec, spec_b), seconds=240)
+    more = prove_smallest(spec, spec_b, names, least, n + 1, n - 1, _deck(spec, spec_b))
     assert more.smaller is not None and not more.proven, more.words()
     small, cname, la, lb = more.smaller
     assert sum(small) == n

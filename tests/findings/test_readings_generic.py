@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulings.checks.budget import READING
 from rulings import kernel, reference, z3melds
 from rulings.checks.readings import compare_readings, meld_difference
 from rulings.checks.search_play import outcome, replay
@@ -72,7 +73,7 @@ def test_meld_reading_of_a_tick_clause_without_readings(tmp_path):
         f["extra_melds"][0]["size"] = 4
 
     spec = load(with_reading(tmp_path, "tick", "further-sets", four))
-    f = compare_readings(spec, "further-sets", "changed", meld_seconds=60)
+    f = compare_readings(spec, "further-sets", "changed", budget=READING.but(hands=6000))
     assert f.extra["told_apart"] and f.resolved, f.verdict
     spec_b = spec.with_readings({"further-sets": "changed"})
     hand = _meld_witness_holds(spec, spec_b, f)
@@ -92,7 +93,7 @@ def test_meld_reading_of_a_level8_level_reaches_its_size(tmp_path):
         f["levels"][level]["melds"][0]["size"] += 1
 
     spec = load(with_reading(tmp_path, "level8", "levels", longer))
-    f = compare_readings(spec, "levels", "changed", meld_seconds=120, play_seconds=1)
+    f = compare_readings(spec, "levels", "changed", budget=READING.but(hands=12000))
     assert f.extra["told_apart"], f.verdict
     hand = _meld_witness_holds(spec, spec.with_readings({"levels": "changed"}), f)
     assert f.witness["contract"] == name
@@ -113,7 +114,7 @@ def test_turn_reading_is_told_apart_in_play_and_replays(tmp_path, game, cid, cha
         spec = load(path)
     except Exception as e:      # the change must be a valid spec: say so rather than pass
         pytest.fail(f"the changed reading does not load: {e}")
-    f = compare_readings(spec, cid, "changed", play_seconds=60)
+    f = compare_readings(spec, cid, "changed")
     assert f.extra["told_apart"] and f.resolved, f.verdict
     assert "replay" in f.witness and "not searched" not in f.verdict
     spec_b = spec.with_readings({cid: "changed"})
@@ -127,7 +128,7 @@ def test_a_reading_nothing_tells_apart_is_unresolved_and_names_its_bound(tmp_pat
         f["moves"]["place_skip"]["unless"] = "size(skipped) >= 1"
 
     spec = load(with_reading(tmp_path, "level8", "skip-play", same_effect))
-    f = compare_readings(spec, "skip-play", "changed", play_seconds=30, max_moves=100)
+    f = compare_readings(spec, "skip-play", "changed", budget=READING.but(moves=100))
     assert not f.extra["told_apart"] and not f.resolved
     assert "not told apart within the bound" in f.verdict and "100 moves" in f.verdict
     assert "equivalent" not in f.verdict

@@ -50,7 +50,7 @@ def _judge(path, *extra):
 @pytest.mark.parametrize("game,cid,other", CASES, ids=[c[1] for c in CASES])
 def test_play_witness_is_shrunk_minimal_and_replays_in_judge(tmp_path, game, cid, other):
     spec = load(game)
-    f = compare_readings(spec, cid, other, play_seconds=60)
+    f = compare_readings(spec, cid, other)
     assert f.extra["told_apart"], f.verdict
     w = f.witness
     assert "shrunk" in w and "shrunk to a built situation" in f.verdict, f.verdict

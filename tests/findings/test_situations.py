@@ -9,6 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from rulings.checks.budget import READING
 from rulings.checks.readings import compare_readings
 from rulings.checks.search_situations import situation_difference
 from rulings.checks.shrink_play import differs, single_steps
@@ -49,7 +50,7 @@ def test_built_situations_tell_apart_what_play_does_not(tmp_path, game, cid):
     spec = load(game)
     other = _other(spec, cid)
     spec_b = spec.with_readings(dict(spec.chosen, **{cid: other}))
-    ss = situation_difference(spec, spec_b, seconds=120, max_examples=2000)
+    ss = situation_difference(spec, spec_b, max_examples=2000)
     assert ss.found is not None, ss.bound()
     shrunk = ss.found["shrunk"]
     assert shrunk.minimal and shrunk.after["players"] <= shrunk.before["players"]
@@ -61,7 +62,7 @@ def test_the_reading_finding_uses_built_situations_and_says_so(tmp_path):
     spec = load("tick")
     cid = "stalled-level"
     other = _other(spec, cid)
-    f = compare_readings(spec, cid, other, play_seconds=10, situation_seconds=120)
+    f = compare_readings(spec, cid, other, budget=READING.but(situations=1000))
     assert f.extra["told_apart"] and f.resolved, f.verdict
     assert "built situation (not shown reachable from a deal)" in f.verdict
     assert "situations built by Hypothesis" in f.method and "seeded game" in f.method
@@ -74,6 +75,6 @@ def test_nothing_found_names_the_situations_searched():
     """The same rules on both sides: nothing is found and the bound says how many
     situations were built, never that the rules agree."""
     spec = load("tick")
-    ss = situation_difference(spec, spec, seconds=5, max_examples=30)
+    ss = situation_difference(spec, spec, max_examples=30)
     assert ss.found is None
     assert f"{ss.examples} situations built by Hypothesis" in ss.bound() and 0 < ss.examples <= 30

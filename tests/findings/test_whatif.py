@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from rulings.checks.budget import WHATIF
 from rulings.checks.search_play import replay
 from rulings.checks.whatif import alternatives, build, whatif_findings
 from rulings.spec import load
@@ -26,7 +27,8 @@ def test_an_alternative_play_notices_is_found_and_its_witness_replays():
     play, and no reading of the clause declares it."""
     spec = load("tick")
     cid = next(c for c in spec.clauses if "lay_off" in (spec.formal(c).get("moves", {}).get("lay") or {}))
-    found, note = whatif_findings(spec, seconds=120, per_alt=20, only=[cid])
+    found, note = whatif_findings(spec, limit=None, budget=WHATIF.but(hands=2000), only=[cid],
+                                  texts="/no-rulebooks-here")
     assert found, note
     changed = [f for f in found if f.extra["path"][-1] == "onto"]
     assert changed, [f.id for f in found]
@@ -45,7 +47,8 @@ def test_a_declared_reading_is_not_reported_again():
     cid = "lay-when-able"
     alts = [a for a in alternatives(spec) if a.clause == cid and a.path]
     assert alts and all(a.path[-1] == "compulsory" for a in alts)
-    found, note = whatif_findings(spec, seconds=60, per_alt=10, only=[cid])
+    found, note = whatif_findings(spec, limit=None, budget=WHATIF.but(hands=2000), only=[cid],
+                                  texts="/no-rulebooks-here")
     assert not [f for f in found if f.extra["path"]], [f.id for f in found]
     assert "1 already declared readings" in note
 
@@ -56,7 +59,8 @@ def test_a_meld_alternative_is_found_with_the_fewest_cards():
     from rulings import reference
 
     spec = load("tick")
-    found, note = whatif_findings(spec, seconds=120, per_alt=20, only=["wild-limit"])
+    found, note = whatif_findings(spec, limit=None, budget=WHATIF.but(hands=2000), only=["wild-limit"],
+                                  texts="/no-rulebooks-here")
     tight = [f for f in found if f.extra["path"] and f.extra["path"][-1] == "expr"]
     assert tight, note
     f = tight[0]
@@ -77,3 +81,30 @@ def test_a_packaged_spec_is_read_from_any_working_directory(tmp_path, monkeypatc
     assert whatif.spec_data(spec)["game"] == spec.game
     found = translation_lexicon.game_path(spec)
     assert found is not None and found.is_file()
+
+
+def test_an_alternative_the_words_admit_is_a_proposed_reading():
+    """With the rulebook text, the alternatives some word of the cited lines admits are
+    searched first; one that play notices is a proposed reading, in the rule writer's
+    terms (the line, the word, the spec's reading, the other, the witness); the ones no
+    word supports are one line per clause in the note, not findings."""
+    import os
+
+    books = os.environ.get("RULINGS_RULEBOOKS")
+    if not books or not (Path(books) / "tick.txt").is_file():
+        import pytest
+        pytest.skip("needs the rulebook texts (RULINGS_RULEBOOKS)")
+    spec = load("tick")
+    found, note = whatif_findings(spec, limit=None, only=["matching-cards", "wild-limit"], texts=books)
+    proposed = {f.id: f for f in found}
+    assert all(f.kind == "proposed" for f in found), [f.id for f in found]
+    f = proposed["proposed:matching-cards:moves.lay.lay_off.onto=own"]
+    assert f.verdict.startswith("tick.txt:") and "the spec reads matching-cards as" in f.verdict.lower()
+    assert "the text also admits moves.lay.lay_off.onto = own" in f.verdict
+    assert any(c["line"] in ("tick.txt:40", "tick.txt:17", "tick.txt:67") for c in f.extra["cues"])
+    assert f.witness and "replay" in f.witness
+    # the spec settles it: tick.txt:40 speaks of cards laid by another player
+    assert f.resolved and f.resolution.startswith("ruled out by tick.txt:40")
+    # the tightened wild limit is a what-if no word supports: summed up, not reported
+    assert not [x for x in found if x.clauses == ["wild-limit"] and "expr" in x.id]
+    assert "wild-limit: " in note and "that no word of its lines supports" in note

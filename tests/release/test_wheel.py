@@ -46,7 +46,7 @@ SCALED = ("simulate", "check", "vectors", "conform")       # the commands that t
 
 
 def lighter(args: list[str]) -> list[str]:
-    """A README command as written, its work cut down: at most 10 games, a 10 s what-if
+    """A README command as written, its work cut down: at most 10 games, 10 what-if
     budget, one worker. What this test holds the README to is that each command runs and
     answers from the installed wheel; what they find is the commands' own tests' business."""
     out = list(args)
@@ -55,8 +55,8 @@ def lighter(args: list[str]) -> list[str]:
     for i, a in enumerate(out[:-1]):
         if a == "--games":
             out[i + 1] = str(min(int(out[i + 1]), 10))
-    if out[0] == "check" and "--what-if-seconds" not in out:
-        out += ["--what-if-seconds", "10"]
+    if out[0] == "check" and "--what-if-limit" not in out:
+        out += ["--what-if-limit", "10"]
     if out[0] in SCALED and "--workers" not in out:
         out += ["--workers", "1"]
     return out
@@ -65,7 +65,7 @@ def lighter(args: list[str]) -> list[str]:
 def test_lighter_keeps_the_command_and_cuts_its_work():
     assert lighter(["simulate", "tick", "--players", "4", "--games", "200"]) == \
         ["simulate", "tick", "--players", "4", "--games", "10", "--workers", "1"]
-    assert lighter(["check", "tick"]) == ["check", "tick", "--what-if-seconds", "10", "--workers", "1"]
+    assert lighter(["check", "tick"]) == ["check", "tick", "--what-if-limit", "10", "--workers", "1"]
     assert lighter(["meld", "tick", "--level", "3", "5"]) == ["meld", "tick", "--level", "3", "5"]
     assert lighter(["serve", "--port", "8080"]) == ["serve", "--help"]
 

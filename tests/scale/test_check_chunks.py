@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rulings.checks.budget import READING, WHATIF
 from rulings.checks.whatif import whatif_findings
 from rulings.spec import load
 
@@ -61,7 +62,7 @@ def test_the_reading_searches_are_the_same_at_one_and_two_workers():
 
     spec = load("tick")
     key = ex.spec_key(spec)
-    jobs = [(key, cid, other, 600, 600) for cid, other in PAIRS]
+    jobs = [(key, cid, other, READING) for cid, other in PAIRS]
     runs = [[_timeless(f.to_json()) for f in ex.run(reading_chunk, jobs, workers=w).results] for w in (1, 2)]
     assert [f["id"] for f in runs[0]] == [f"reading:{c}:{spec.chosen[c]}/{o}" for c, o in PAIRS]
     assert any(f["extra"]["told_apart"] for f in runs[0])
@@ -70,7 +71,7 @@ def test_the_reading_searches_are_the_same_at_one_and_two_workers():
 
 def _whatif(**where) -> tuple[list, str]:
     spec = load("tick")
-    found, note = whatif_findings(spec, seconds=None, per_alt=20, only=["lay-when-able", "wild-limit"], **where)
+    found, note = whatif_findings(spec, limit=None, budget=WHATIF.but(hands=2000), only=["lay-when-able", "wild-limit"], texts="/nonexistent", **where)
     return [_timeless(f.to_json()) for f in found], note
 
 
@@ -92,9 +93,9 @@ def test_the_whatif_map_is_the_same_on_a_dask_cluster(whatif_in_process):
 
 def test_a_spent_budget_leaves_every_alternative_unsearched_and_listed():
     spec = load("tick")
-    found, note = whatif_findings(spec, seconds=-1, only=["wild-limit"], workers=2)
+    found, note = whatif_findings(spec, limit=0, only=["wild-limit"], workers=2)
     assert not found
-    assert "budget left" in note and "wild-limit (" in note
+    assert "budget of 0 alternatives left" in note and "wild-limit (" in note
 
 
 def test_check_names_a_scheduler_nobody_answers_at():

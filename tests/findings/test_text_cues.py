@@ -1,0 +1,102 @@
+"""The words that admit more than one meaning are found from general language data (no
+rulebook's words listed), and mapped onto the alternatives of the clause citing them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulings.checks.text_cues import cues_of, folder, restatements
+from rulings.checks.text_readings import TextSearch
+from rulings.checks.whatif import Alternative
+
+
+def kinds_of(text, lang="en"):
+    return {(c.kind, c.word, c.number, c.bound) for c in cues_of("book.txt", 1, lang, text)}
+
+
+def test_a_bare_number_is_told_from_a_bounded_one():
+    found = kinds_of("Lay a set of three cards, then any sets of three or more.")
+    assert ("number", "three", 3, None) in found
+    assert ("number", "three", 3, "or more") in found
+    assert ("number", "four", 4, "at least") in kinds_of("Each player needs at least four cards.")
+    # a reference counts nothing: level 3, deck #1
+    assert not [k for k in kinds_of("Level 3 uses deck #1 only.") if k[0] == "number"]
+    # "or" in a bound is no choice
+    assert not [k for k in kinds_of("sets of three or more cards") if k[0] == "or"]
+
+
+@pytest.mark.parametrize("lang,text,kind,word", [
+    ("en", "Each player may draw until their turn ends.", "scope", "each"),
+    ("en", "Each player may draw until their turn ends.", "modality", "may"),
+    ("en", "Each player may draw until their turn ends.", "time", "until"),
+    ("en", "Each player may draw until their turn ends.", "pronoun", "their"),
+    ("fr", "Chaque joueur doit poser ses cartes avant la fin.", "modality", "doit"),
+    ("fr", "Chaque joueur doit poser ses cartes avant la fin.", "time", "avant"),
+    ("it", "Ogni giocatore può prendere una tessera o passare.", "or", "o"),
+    ("da", "Hver spiller skal tage et kort, indtil bunken er tom.", "time", "indtil"),
+    ("de", "Jeder Spieler darf sofort zwei Karten ziehen.", "number", "zwei"),
+])
+def test_every_language_has_its_words(lang, text, kind, word):
+    assert any(k == kind and w == word for k, w, _, _ in kinds_of(text, lang)), kinds_of(text, lang)
+
+
+def test_an_article_is_no_pronoun_and_no_number():
+    found = kinds_of("Le joueur prend la carte et une autre.", "fr")
+    assert not [k for k in found if k[0] in ("pronoun", "number")], found
+
+
+def test_two_lines_stating_one_rule_differently():
+    cues = cues_of("b.txt", 1, "en", "Lay any subsequent 3 card sets.") + \
+        cues_of("b.txt", 2, "en", "They may also lay other sets of three or more like cards.")
+    said = restatements(cues)
+    assert any(r.kind == "number" and r.first == 1 and r.second == 2 for r in said), said
+
+
+def test_the_language_data_is_general():
+    """One file per language, and no rulebook's words: no game name, no rulebook file."""
+    for f in sorted(Path(folder()).glob("*.yaml")):
+        text = f.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+        assert ".txt" not in text and "rulebooks" not in data, f.name
+    assert {p.stem for p in Path(folder()).glob("*.yaml")} >= {"en", "fr", "it", "da", "de", "kinds", "scan"}
+
+
+def test_a_number_moved_by_one_is_never_a_reading_of_the_words():
+    cue = cues_of("b.txt", 1, "en", "Deal ten cards to each player.")
+    ts = TextSearch(True, cues={"deal": cue})
+    moved = Alternative("deal", ("deal", "cards_each"), 10, 11, "deal.cards_each: 10 -> 11")
+    bound = Alternative("deal", ("level_sets", "size"), "at-least", "exactly", "level_sets.size: at-least -> exactly")
+    assert ts.support(moved) == []
+    assert [c.word for c in ts.support(bound)] == ["ten"]
+
+
+def test_a_comparison_made_vacuous_is_no_reading():
+    """A time word supports moving a boundary, never making a size compare with nothing."""
+    cue = cues_of("b.txt", 1, "en", "A player who does not already have one.")
+    ts = TextSearch(True, cues={"c": cue})
+    vacuous = Alternative("c", ("moves", "m", "unless"), "size(x) > 0", "size(x) >= 0", "unless")
+    moved = Alternative("c", ("moves", "m", "unless"), "size(x) > 1", "size(x) >= 1", "unless")
+    assert ts.support(vacuous) == [] and [c.word for c in ts.support(moved)] == ["already"]
+
+
+def test_a_proposal_a_line_rules_out_is_resolved_by_that_line():
+    """A clause's `settled:` names the lines that rule a proposed reading out; the proposal
+    is then resolved and says which lines, and one not listed stays open."""
+    from rulings.checks.findings import Finding
+    from rulings.checks.proposals import proposal
+    from rulings.spec import load
+
+    spec = load("tick")
+    assert "counters.chips.reset=round" in spec.clauses["chips"].settled
+    cue = cues_of("tick.txt", 27, "en", "You get ten chips for the entire game.")
+    ts = TextSearch(True, cues={"chips": cue})
+    base = Finding(id="what-if:x", kind="what-if", clauses=["chips"], sources=[], question="q", verdict="yes: apart",
+                   resolved=False)
+    ruled = Alternative("chips", ("counters", "chips", "reset"), "never", "round", "reset")
+    f = proposal(spec, ruled, base, ts)
+    assert f.resolved and "tick.txt:27" in f.resolution and f.id == "proposed:chips:counters.chips.reset=round"
+    other = Alternative("chips", ("counters", "chips", "owner"), "each", "shared", "owner")
+    ts2 = TextSearch(True, cues={"chips": cues_of("tick.txt", 27, "en", "Give ten chips to each player.")})
+    assert ts2.support(other) == [] or not proposal(spec, other, base, ts2).resolved
