@@ -55,7 +55,8 @@ CASES = [
     # (rulings.rearrange, z3melds.for_position): the same table in any process, however busy
     ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
     ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
-     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
+     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table",
+      "initial-joker-value": "as-the-tile"}),
 ]
 
 
