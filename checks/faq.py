@@ -177,7 +177,8 @@ def _say(words, e: Entry) -> None:
         e.contrast = words.said(e.contrast)
     for f in e.flags:
         f.otherwise = {k: words.say(v) for k, v in f.otherwise.items()}
-    e.findings = [dict(f, found=words.say(f["found"])) for f in e.findings]
+    e.findings = [dict(f, found=words.say(f["found"])) if f["kind"] in ("claim", "conflict") else f
+                  for f in e.findings]           # a reading's finding quotes the spec's own reasons
 
 
 def entry_json(spec: Spec, e: Entry) -> dict:

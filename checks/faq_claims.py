@@ -173,8 +173,10 @@ def _fits_entry(spec, words, q, cid, c, f, args: Mapping, as_: str) -> Entry:
         got = [t for t, ps in g.witness["fits"].items() if ps]
         if as_ == "fits":
             v = any(t in got for t in named)
+            fit = [t for t in named if t in got]
             return (answer if v == value else f"changed {v}"), \
-                f"the answer would be {'Yes' if v else 'No'}: {describe(named)} {'fits' if v else 'fits nowhere'}"
+                (f"the answer would be Yes: {describe(fit)} can be placed" if v
+                 else f"the answer would be No: no {describe(named)} fits anywhere")
         if as_ == "which":
             return (answer if got == yes else " ".join(got)), \
                 f"the answer would be {describe(got)} ({' '.join(got)})"

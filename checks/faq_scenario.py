@@ -27,12 +27,35 @@ def _judged(spec: Spec, doc: Mapping, q: Mapping, where: str = "scenario", readi
         raise FaqError([f"{q['id']}: {where}: {p}" for p in e.problems])
 
 
+def _impossible(state) -> str:
+    """Why a situation could not arise under its spec, as far as can be seen from it: a
+    card face up on a layout position not its own that is no wild there."""
+    from rulings.kernel import layout
+
+    r = kernel.rules(state.spec)
+    fills = [m for m in r.moves.values() if m.mechanic == "fill"]
+    for z in r.zones.values():
+        if z.kind != "layout":
+            continue
+        names, attr = layout.positions(r, z.id), layout.attribute(r, z.id)
+        for seat in range(state.players):
+            for p, (c, up) in enumerate(state.zone(z.id, seat)):
+                t = state.spec.cards.types[c]
+                if up and str(t.attrs.get(attr)).upper() != str(names[p]).upper() and not any(
+                        layout.is_wild(r, m, c) for m in fills if m.f["to"] == z.id):
+                    return f"a {t.token} face up on position {names[p]} is no wild there"
+    return ""
+
+
 def _alt_answer(words: Words, q: Mapping, spec: Spec, doc: Mapping, cid: str, name: str) -> tuple | None:
     """(the answer, what to say of it) under another reading or variant of a clause."""
     try:
         alt = judge(spec, doc, {cid: name})
     except sc.ScenarioError as e:
         return "?", f"the situation could not arise ({e.problems[0]})"
+    why = _impossible(alt.start)
+    if why:
+        return "?", f"the situation could not arise ({why})"
     try:
         answer, _, _ = scenario_answer(words, q, alt, example(words, alt))
     except FaqError:
