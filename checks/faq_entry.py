@@ -1,4 +1,4 @@
-"""An FAQ entry, the readings it rests on, and the check findings it links to."""
+"""An FAQ entry and the check findings it links to."""
 from __future__ import annotations
 
 import hashlib
@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from rulings.spec import Spec
 
+from .faq_flags import Flag
 from .faq_questions import FINDING_KINDS
 
 # ---------------------------------------------------------------------------------------
@@ -57,39 +58,23 @@ def resolve_links(links, findings: Mapping) -> tuple[list, list]:
 
 
 @dataclass
-class Flag:
-    """A reading or assumption the answer rests on."""
-
-    clause: str
-    kind: str                         # "reading" or "assumption"
-    reading: str | None = None        # the reading in force
-    means: str = ""                   # what that reading means, or what the assumption says
-    otherwise: dict = field(default_factory=dict)   # other reading -> what it would rule
-    main: bool = True                 # the question is about it (False: consulted on the way)
-
-    def tag(self) -> str:
-        return f"{self.clause}={self.reading}" if self.reading else self.clause
-
-    def to_json(self) -> dict:
-        return {"clause": self.clause, "kind": self.kind, "reading": self.reading, "means": self.means,
-                "otherwise": dict(self.otherwise), "main": self.main}
-
-
-@dataclass
 class Entry:
     id: str
     topic: str
     question: str
-    answer: str                       # the one-line answer
+    answer: str                       # the one-line answer (the headline)
     ruling: str                       # the ruling, in a sentence, then what readings would change
     clauses: list[str]
     flags: list[Flag]
     scenario: dict                    # what decided it (a scenario, or {level, cards, ...})
     example: dict                     # the worked example, for rendering
     findings: list[dict]              # linked `rulings check` findings
-    value: Any = None                 # the answer as data (True/False, a number, a reading)
+    value: Any = None                 # the answer as data (True/False, a number, seats, text)
     sentence: str = ""                # the ruling's first sentence alone (the pages show the readings apart)
     links: list | None = None         # the links of a generated entry (None: the question's own)
+    form: str = ""                    # the form of the answer (faq_questions.form_name)
+    kind: str = ""                    # what the question asks: yes-no, number, who, what
+    contrast: dict | None = None      # the same situation with one thing changed, judged the other way
 
     @property
     def assumptions(self) -> list[str]:
@@ -104,8 +89,10 @@ class Faq:
     entries: list[Entry]
     questions_file: str
     missing_links: list[str] = field(default_factory=list)   # links no finding answers under this spec
+    conventions: dict = field(default_factory=dict)           # clause -> why no question is about it
+    words: Any = None
 
     def cited(self) -> list[str]:
-        """Every clause some entry cites, in the spec's order."""
-        used = {c for e in self.entries for c in e.clauses}
+        """Every clause some entry cites, and the conventions, in the spec's order."""
+        used = {c for e in self.entries for c in e.clauses} | set(self.conventions)
         return [c for c in self.spec.clauses if c in used]

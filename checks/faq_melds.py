@@ -9,10 +9,10 @@ from typing import Mapping
 from rulings import kernel, reference, z3melds
 from rulings.spec import Spec
 
-from .faq_entry import Entry, Flag
-from .faq_questions import FaqError
-from .faq_scenario import reading_sentences
-from .faq_words import lower_first, plural, ref
+from .faq_entry import Entry
+from .faq_flags import collect, reading_sentences
+from .faq_questions import ContrastError, FaqError, form_name, question_kind
+from .faq_words import Words, first_sentence, lower_first, plural, ref, verbatim
 
 # ---------------------------------------------------------------------------------------
 # hands judged by both meld deciders
@@ -22,12 +22,12 @@ def _decide(spec: Spec, level: int, hand):
     """Both deciders; they must agree. The reference's witness is shown for a legal hand
     (its search is deterministic)."""
     contract = spec.contract(level=level)
-    ref = reference.decide(spec, contract, hand)
+    r = reference.decide(spec, contract, hand)
     z = z3melds.decide(spec, contract, hand, explain=False)
-    if ref.legal != z.legal:
+    if r.legal != z.legal:
         raise FaqError([f"the deciders disagree on {' '.join(spec.cards.tokens(hand))} at level {level}: "
-                        f"reference {ref.legal}, Z3 {z.legal}"])
-    return ref, z
+                        f"reference {r.legal}, Z3 {z.legal}"])
+    return r, z
 
 
 def _core(spec: Spec, level: int, hand):
@@ -54,64 +54,93 @@ def _meld_text(melds) -> str:
     return " + ".join(" ".join(one(c) for c in m) for m in melds)
 
 
-def _why_not(spec: Spec, z, about=()) -> str:
+def _why_not(words: Words, z, about=()) -> str:
     """The clauses of Z3's unsat core: together they forbid the hand (those the question
     is about first)."""
-    core = sorted(z.violations, key=lambda x: (x.clause not in about, [v.clause for v in z.violations].index(x.clause)))
-    return "; ".join(lower_first(x.why.rstrip(".")) + f" ({ref(x.clause)})" for x in core)
+    order = [v.clause for v in z.violations]
+    core = sorted(z.violations, key=lambda x: (x.clause not in about, order.index(x.clause)))
+    spec = words.spec
+
+    def said(x):
+        why = lower_first(x.why.rstrip("."))
+        own = x.clause in spec.clauses and x.why.startswith(first_sentence(spec.says(x.clause)))
+        return verbatim(why) if own else why       # a clause's paraphrase is the game's words already
+
+    return "; ".join(said(x) + f" ({ref(x.clause)})" for x in core)
 
 
-def _meld_flags(spec: Spec, level: int, hand, legal: bool) -> list[Flag]:
-    """The readings of the contract's clauses under which the verdict would differ."""
-    out = []
-    contract = spec.contract(level=level)
-    for cid in contract.clauses:
-        c = spec.clauses.get(cid)
-        if c is None or not c.readings:
-            continue
-        other = {}
-        for name in c.readings:
-            if name == spec.chosen[cid]:
-                continue
-            alt = kernel.alt_spec(spec, cid, name)
-            v = reference.decide(alt, alt.contract(level=level), hand)
-            if v.legal != legal:
-                cards = " ".join(spec.cards.tokens(hand))
-                other[name] = f"{cards} would be legal" if v.legal else f"{cards} could not be laid"
-        if other:
-            out.append(Flag(cid, "reading", spec.chosen[cid], c.readings[spec.chosen[cid]].means, other, True))
-    return out
+def _alt_legal(spec: Spec, level: int, hand, cid: str, name: str) -> bool:
+    alt = kernel.alt_spec(spec, cid, name)
+    return bool(reference.decide(alt, alt.contract(level=level), hand).legal)
 
 
-def meld_entry(spec: Spec, q: Mapping, findings: Mapping) -> Entry:
-    level = q["meld"]["level"]
-    tokens = [str(c) for c in q["meld"]["cards"]]
-    try:
-        hand = spec.cards.hand_of(tokens)
-        spec.contract(level=level)
-    except (ValueError, KeyError) as e:
-        raise FaqError([f"{q['id']}: meld: {e.args[0] if e.args else e}"])
-    ref, z = _decide(spec, level, hand)
-    z = z if ref.legal else _core(spec, level, hand)
+def _judge_hand(spec: Spec, words: Words, level: int, hand, about) -> dict:
+    r, z = _decide(spec, level, hand)
     shown = spec.cards.tokens(hand)
-    if ref.legal:
-        melds = _melds_shown(spec, ref)
-        sentence = f"{' '.join(shown)} is a legal lay-down for level {level}: {_meld_text(melds)}."
-        row = {"label": f"Legal for level {level}", "melds": melds}
-    else:
-        why = _why_not(spec, z, q.get("about", []))
-        sentence = f"{' '.join(shown)} cannot be laid for level {level}; together these rules forbid it: {why}."
-        row = {"label": f"Not legal for level {level}", "cards": shown, "why": why}
-    flags = _meld_flags(spec, level, hand, bool(ref.legal))
-    ruling = " ".join([sentence] + reading_sentences(spec, flags))
-    clauses = list(q.get("about", [])) + [x.clause for x in z.violations] + [f.clause for f in flags]
+    if r.legal:
+        melds = _melds_shown(spec, r)
+        return {"legal": True, "cards": shown, "melds": melds, "violations": [],
+                "sentence": f"{' '.join(shown)} is a legal lay-down for level {level}: {_meld_text(melds)}.",
+                "row": {"label": f"Legal for level {level}", "melds": melds}}
+    z = _core(spec, level, hand)
+    why = _why_not(words, z, about)
+    return {"legal": False, "cards": shown, "violations": [x.clause for x in z.violations], "why": why,
+            "sentence": f"{' '.join(shown)} cannot be laid for level {level}; together these rules forbid it: {why}.",
+            "row": {"label": f"Not legal for level {level}", "cards": shown, "why": why}}
+
+
+def meld_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> Entry:
+    if form_name(q["form"]) != "yes-no" or not isinstance(q["form"], str):
+        raise FaqError([f"{q['id']}: a meld is answered yes-no (whether it is a legal lay-down)"])
+    level = q["meld"]["level"]
+    about = list(q.get("about", []))
+
+    def hand_of(cards, where):
+        try:
+            hand = spec.cards.hand_of([str(c) for c in cards])
+            spec.contract(level=level)
+        except (ValueError, KeyError) as e:
+            raise FaqError([f"{q['id']}: {where}: {e.args[0] if e.args else e}"])
+        return hand
+
+    hand = hand_of(q["meld"]["cards"], "meld")
+    main = _judge_hand(spec, words, level, hand, about)
+    answer = "Yes" if main["legal"] else "No"
+    contrast = None
+    rows = [main["row"]]
+    if q.get("contrast") is not None:
+        chand = hand_of(q["contrast"]["cards"], "contrast")
+        other = _judge_hand(spec, words, level, chand, about)
+        if other["legal"] == main["legal"]:
+            raise ContrastError([f"{q['id']}: contrast: judged the same way as the question's cards; a contrast "
+                                 "changes the point asked, so the answer turns"])
+        sentence = (f"By contrast, {' '.join(other['cards'])} is a legal lay-down." if other["legal"] else
+                    f"By contrast, {' '.join(other['cards'])} cannot be laid: {other['why']}.")
+        contrast = {"sentence": sentence, "legal": other["legal"], "cards": other["cards"], "changed": ["cards"],
+                    "rows": [other["row"]], "steps": []}
+
+    def alt(cid, name):
+        try:
+            legal = _alt_legal(spec, level, hand, cid, name)
+        except (ValueError, KeyError):
+            return None
+        return ("Yes" if legal else "No"), f"{' '.join(main['cards'])} would {'be legal' if legal else 'not be legal'}"
+
     contract = spec.contract(level=level)
+    flags = collect(spec, about, [c for c in contract.clauses if spec.clauses.get(c) and spec.clauses[c].readings],
+                    alt, answer)
+    ruling = " ".join([main["sentence"]] + ([contrast["sentence"]] if contrast else [])
+                      + reading_sentences(spec, flags, ref))
+    clauses = about + main["violations"] + [f.clause for f in flags]
     ex = {"kind": "meld", "setting": f"Level {level} asks for {z3melds.describe_required(contract)}; "
                                      f"the cards are judged by the reference decider and by Z3, which agree.",
-          "rows": [row]}
-    scenario = {"level": level, "cards": shown, "legal": bool(ref.legal)}
-    return Entry(q["id"], q["topic"], " ".join(q["ask"].split()), "Yes" if ref.legal else "No", ruling, clauses,
-                 flags, scenario, ex, [], bool(ref.legal), sentence=sentence)
+          "rows": rows}
+    scenario = {"level": level, "cards": main["cards"], "legal": main["legal"]}
+    if contrast:
+        scenario["contrast"] = {"cards": contrast["cards"], "legal": contrast["legal"]}
+    return Entry(q["id"], q["topic"], " ".join(q["ask"].split()), answer, ruling, clauses, flags, scenario, ex, [],
+                 main["legal"], sentence=main["sentence"], form="yes-no", kind=question_kind(q["ask"]),
+                 contrast=contrast)
 
 
 def _most_wilds(spec: Spec, level: int):
@@ -142,10 +171,10 @@ def _most_wilds(spec: Spec, level: int):
         found = None
         first = None
         for hand in hands(w):
-            ref, z = _decide(spec, level, hand)
-            first = first or (hand, ref, z)
-            if ref.legal:
-                found = (hand, ref, z)
+            r, z = _decide(spec, level, hand)
+            first = first or (hand, r, z)
+            if r.legal:
+                found = (hand, r, z)
                 break
         if found is None:
             return best, first, total
@@ -153,7 +182,7 @@ def _most_wilds(spec: Spec, level: int):
     return best, None, total
 
 
-def wild_entries(spec: Spec, q: Mapping, findings: Mapping) -> list[Entry]:
+def wild_entries(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> list[Entry]:
     out = []
     links = q.get("links") or {}
     for lv in sorted(int(x) for x in spec.levels()):
@@ -171,15 +200,23 @@ def wild_entries(spec: Spec, q: Mapping, findings: Mapping) -> list[Entry]:
             refused = (refused[0], refused[1], _core(spec, lv, refused[0]))
             hand, _, z = refused
             shown = spec.cards.tokens(hand)
-            why = _why_not(spec, z, q.get("about", []))
+            why = _why_not(words, z, q.get("about", []))
             rows.append({"label": f"Not legal: {plural(most + 1, 'wild')}", "cards": shown, "why": why})
             parts.append(f"{' '.join(shown)}, or any other way of making {total} cards with {most + 1} wilds, "
                          f"is not, as together these rules forbid it: {why}")
         sentence = f"Of the {total} cards level {lv} asks for, at most {most} may be wild: {'; '.join(parts)}."
-        flags = _meld_flags(spec, lv, best[0], True) if best else []
-        if refused:
-            flags += [f for f in _meld_flags(spec, lv, refused[0], False) if f.clause not in {g.clause for g in flags}]
-        ruling = " ".join([sentence] + reading_sentences(spec, flags))
+        answer = f"At most {most}"
+
+        def alt(cid, name, lv=lv, most=most):
+            a = kernel.alt_spec(spec, cid, name)
+            got, _, _ = _most_wilds(a, lv)
+            n = sum(got[0][t.index] for t in a.cards.wilds) if got else 0
+            return f"At most {n}", f"the answer would be “At most {n}”"
+
+        flags = collect(spec, list(q.get("about", [])),
+                        [c for c in contract.clauses if spec.clauses.get(c) and spec.clauses[c].readings], alt,
+                        answer)
+        ruling = " ".join([sentence] + reading_sentences(spec, flags, ref))
         clauses = (([x.clause for x in refused[2].violations] if refused else []) + list(q.get("about", []))
                    + [f.clause for f in flags])
         ex = {"kind": "meld", "setting": f"Level {lv} asks for {required}. Every way of sharing {most + 1} wilds "
@@ -187,8 +224,8 @@ def wild_entries(spec: Spec, q: Mapping, findings: Mapping) -> list[Entry]:
               "rows": rows}
         scenario = {"level": lv, "hands": ([{"cards": spec.cards.tokens(best[0]), "legal": True}] if best else [])
                     + ([{"cards": spec.cards.tokens(refused[0]), "legal": False}] if refused else [])}
-        e = Entry(f"{q['id']}-{lv}", q["topic"], ask, f"At most {most}", ruling, clauses, flags, scenario, ex,
-                  [], most, sentence=sentence)
+        e = Entry(f"{q['id']}-{lv}", q["topic"], ask, answer, ruling, clauses, flags, scenario, ex,
+                  [], most, sentence=sentence, form="most-wilds", kind=question_kind(ask))
         e.links = list(links.get(lv, []) if isinstance(links, Mapping) else links)
         out.append(e)
     return out

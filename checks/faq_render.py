@@ -16,7 +16,8 @@ from typing import Mapping
 
 from .cards_svg import figure
 from .faq import entry_json
-from .faq_entry import Entry, Faq, Flag
+from .faq_entry import Entry, Faq
+from .faq_flags import Flag
 from .faq_words import REF, plain
 
 COMMAND = "rulings faq {game}"
@@ -29,9 +30,11 @@ def _intro(faq: Faq) -> tuple[str, str]:
             f"spec/{faq.spec.game}.yaml states them.")
     how = ("Every answer is computed, not written: a game situation is judged move by move by the "
            "rules engine (or a hand by both meld deciders, which must agree), and the answer, the ruling, the "
-           "rules cited with their rulebook lines and the worked example are read off that verdict. "
-           f"{flagged} answers depend on a point the rulebook leaves open or can be read more than one way; "
-           "they say so, name the reading or assumption the spec adopts, and what the other readings would rule.")
+           "rules cited with their rulebook lines and the worked example are read off that verdict; where a "
+           "worked example shows a move refused or allowed, its contrast changes only the point asked and is "
+           f"judged the other way. {flagged} answers depend on a point the rulebook leaves open, on a line "
+           "that can be read two ways, or on a rule that a published variant changes; they say so, name the "
+           "assumption, reading or rule the spec adopts, and what the others would answer.")
     return lead, how
 
 
@@ -67,12 +70,32 @@ def _md_refs(text: str) -> str:
     return REF.sub(lambda m: f"[{m.group(1)}](#clause-{m.group(1)})", text)
 
 
+def flag_parts(f: Flag) -> tuple[str, str, str]:
+    """(tag, lead, the others) of a flag: what the answer rests on, in words."""
+    alts = []
+    for name, what in f.otherwise.items():
+        if name in f.variants:
+            alts.append(f"under the published variant “{name}” ({f.variants[name]}), {what}")
+        elif f.kind == "assumption":
+            alts.append(f"assuming “{name}” instead, {what}")
+        else:
+            alts.append(f"read as “{name}”, {what}")
+    others = "; ".join(alts)
+    others = (others[:1].upper() + others[1:] + ".") if others else ""
+    means = f.means.rstrip(".")
+    if f.kind == "assumption":
+        silent = f" The text leaves open: {f.silent.strip()}" if f.silent else ""
+        if f.reading:
+            return "Rulebook silent", f"The spec assumes “{f.reading}”: {means}.{silent}", others
+        return "Rulebook silent", f"The spec assumes: {means[:1].lower() + means[1:]}.{silent}", others
+    if f.kind == "variant":
+        return "Variant", f"This is the rulebook's rule (“{f.reading}”: {means}).", others
+    return "Reading", f"The line is read as “{f.reading}”: {means}.", others
+
+
 def _md_flag(f: Flag) -> str:
-    if f.kind == "reading":
-        alts = "; ".join(f"read as “{name}”, {what}" for name, what in f.otherwise.items())
-        return (f"> **Reading.** [{f.clause}](#clause-{f.clause}) is read as “{f.reading}”: {f.means}. "
-                f"{alts[:1].upper() + alts[1:]}.")
-    return f"> **The rulebook is silent.** The spec assumes ([{f.clause}](#clause-{f.clause})): {f.means}"
+    tag, lead, others = flag_parts(f)
+    return f"> **{tag}** ([{f.clause}](#clause-{f.clause})). {lead} {others}".rstrip()
 
 
 def _table_key(ex: dict) -> str:
@@ -87,7 +110,26 @@ def _first_tables(faq: Faq) -> dict:
     return first
 
 
+def _md_row(row: dict) -> str:
+    if "board" in row:
+        return f"- {row['label']}: a board of {len(row['board'])} rows"
+    if "melds" in row:
+        shown = " + ".join(f"`{_tokens_text(m)}`" for m in row["melds"])
+    elif "cards" in row:
+        shown = f"`{_tokens_text(row['cards'])}`" if row["cards"] else "nothing"
+        if row.get("more"):
+            shown = f"({row['more']} more below) " + shown
+        if "count" in row:
+            shown = f"{row.get('count_text', row['count'])}, the top ones " + shown
+    else:
+        shown = f"{row.get('count_text', row.get('count', 0))}"
+    why = f" — {_md_refs(row['why'])}" if row.get("why") else ""
+    return f"- {row['label']}: {shown}{why}"
+
+
 def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
+    if not ex.get("setting") and not ex.get("rows") and not ex.get("steps"):
+        return []
     out = ["*Worked example.* " + ex["setting"]]
     out.append("")
     if shown_in is not None:
@@ -96,18 +138,7 @@ def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
         if "board" in row:
             out += [f"- {row['label']}:", "", "  ```"] + [f"  {line}" for line in row["board"]] + ["  ```", ""]
             continue
-        if "melds" in row:
-            shown = " + ".join(f"`{_tokens_text(m)}`" for m in row["melds"])
-        elif "cards" in row:
-            shown = f"`{_tokens_text(row['cards'])}`" if row["cards"] else "nothing"
-            if row.get("more"):
-                shown = f"({row['more']} more below) " + shown
-            if "count" in row:
-                shown = f"{row['count']} cards, the top ones " + shown
-        else:
-            shown = f"{row.get('count', 0)} cards"
-        why = f" — {_md_refs(row['why'])}" if row.get("why") else ""
-        out.append(f"- {row['label']}: {shown}{why}")
+        out.append(_md_row(row))
     for note in ex.get("notes", []):
         out.append(f"- {note[:1].upper() + note[1:]}")
     if ex.get("steps"):
@@ -117,12 +148,23 @@ def _md_example(ex: dict, shown_in: Entry | None = None) -> list[str]:
     if ex.get("result"):
         out += ["", f"Result: {ex['result']}"]
     if ex.get("scores"):
-        names = [t["name"].replace("_", " ") for t in ex["scores"][0]["terms"]]
-        out += ["", "| seat | " + " | ".join(names) + " | bonus | round score |",
+        names = [t.get("label", t["name"]).replace("_", " ") for t in ex["scores"][0]["terms"]]
+        out += ["", "| seat | " + " | ".join(names) + " | bonus | score |",
                 "|---|" + "---|" * len(names) + "---|---|"]
         for r in ex["scores"]:
             cells = [_term_cell(t, lambda x: x) for t in r["terms"]]
             out.append(f"| {r['seat']} | " + " | ".join(cells) + f" | {r['bonus']} | {r['score']:+d} |")
+    return out
+
+
+def _md_contrast(c: dict) -> list[str]:
+    out = ["", f"*Contrast.* {_md_refs(c['sentence'])}"]
+    if c.get("changed") and c.get("rows"):
+        out.append("")
+        if c.get("setting"):
+            out.append(f"- {c['setting']}")
+        for row in c["rows"]:
+            out.append(_md_row(row))
     return out
 
 
@@ -153,13 +195,16 @@ def markdown(faq: Faq) -> str:
                 out += [_md_flag(f), ""]
             first = tables[_table_key(e.example)]
             out += _md_example(e.example, None if first is e else first)
+            if e.contrast:
+                out += _md_contrast(e.contrast)
             out.append("")
             rules = "; ".join(f"[{c}](#clause-{c}) ({spec.source(c)})" for c in e.clauses)
             out.append(f"Rules: {rules}.")
             also = [f for f in e.flags if not f.main]
             if also:
                 out += ["", "Also rests on the assumption" + ("s " if len(also) > 1 else " ")
-                        + ", ".join(f"[{f.clause}](#clause-{f.clause})" for f in also) + "."]
+                        + ", ".join(f"[{f.clause}](#clause-{f.clause})" for f in also)
+                        + " (the rulebook is silent there; see the rules cited)."]
             if e.findings:
                 out.append("")
                 for f in e.findings:
@@ -178,11 +223,15 @@ def markdown(faq: Faq) -> str:
             out.append("")
             for name, r in c.readings.items():
                 mark = " (adopted)" if name == spec.chosen[cid] else ""
-                out.append(f"- Reading “{name}”{mark}: {' '.join(r.means.split())}")
+                kind = f"Variant “{name}” ({r.variant})" if r.variant else f"Reading “{name}”"
+                out.append(f"- {kind}{mark}: {' '.join(r.means.split())}")
             if c.because:
-                out += ["", f"Why the adopted reading: {' '.join(c.because.split())}"]
+                out += ["", f"Why the adopted one: {' '.join(c.because.split())}"]
+        if cid in faq.conventions:
+            out += ["", f"No question is about it: {' '.join(faq.conventions[cid].split())}"]
         cited_by = [e.id for e in faq.entries if cid in e.clauses]
-        out += ["", "Cited by: " + ", ".join(f"[{q}](#q-{q})" for q in cited_by) + "."]
+        if cited_by:
+            out += ["", "Cited by: " + ", ".join(f"[{q}](#q-{q})" for q in cited_by) + "."]
     return "\n".join(out) + "\n"
 
 
@@ -221,10 +270,11 @@ article.entry h3 a { color: inherit; text-decoration: none; }
 ul.flags { list-style: none; padding: 0; margin: .5rem 0; }
 li.flag { background: var(--flag-bg); border-left: 4px solid #d97706; border-radius: .4rem;
           padding: .45rem .7rem; margin: .35rem 0; font-size: .95rem; }
+li.flag.variant { background: var(--num-bg); border-left-color: #2563eb; }
 .tag { font-weight: 700; color: var(--flag); text-transform: uppercase; font-size: .78rem; letter-spacing: .04em;
        margin-right: .35rem; }
-section.example { border-top: 1px dashed var(--line); margin-top: .7rem; padding-top: .6rem; }
-section.example h4 { margin: 0 0 .3rem; font-size: .95rem; color: var(--muted); text-transform: uppercase;
+section.example, section.contrast { border-top: 1px dashed var(--line); margin-top: .7rem; padding-top: .6rem; }
+section.example h4, section.contrast h4 { margin: 0 0 .3rem; font-size: .95rem; color: var(--muted); text-transform: uppercase;
                      letter-spacing: .05em; }
 .setting { margin: .2rem 0 .5rem; font-size: .97rem; }
 .row { margin: .45rem 0; }
@@ -291,27 +341,13 @@ def _cards_html(faq: Faq, cards) -> str:
 
 
 def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
+    if not ex.get("setting") and not ex.get("rows") and not ex.get("steps"):
+        return ""
     out = ['<section class="example"><h4>Worked example</h4>', f'<p class="setting">{escape(ex["setting"])}</p>']
     if shown_in is not None:
         out.append(f'<p class="same">The cards are those shown under <a href="#q-{escape(shown_in.id)}">'
                    f"{escape(shown_in.question)}</a></p>")
-    for row in ex.get("rows", []) if shown_in is None else []:
-        out.append(f'<div class="row"><div class="label">{escape(row["label"])}</div><div class="cards">')
-        if "board" in row:
-            out.append('<pre class="board">' + escape("\n".join(row["board"])) + "</pre>")
-        elif "melds" in row:
-            out += [f'<div class="meld">{_cards_html(faq, m)}</div>' for m in row["melds"]]
-        else:
-            if row.get("more"):
-                out.append(f'<span class="more">{row["more"]} more under</span>')
-            if "count" in row:
-                out.append(f'<span class="count">{row["count"]} cards'
-                           + ("; top cards:" if row.get("cards") else "") + "</span>")
-            out.append(_cards_html(faq, row.get("cards", [])))
-        out.append("</div>")
-        if row.get("why"):
-            out.append(f'<p class="why">{_html_refs(row["why"])}</p>')
-        out.append("</div>")
+    out += _html_rows(faq, ex.get("rows", []) if shown_in is None else [])
     if ex.get("notes"):
         out.append('<ul class="notes">' + "".join(f"<li>{escape(n[:1].upper() + n[1:])}</li>" for n in ex["notes"])
                    + "</ul>")
@@ -325,7 +361,7 @@ def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
     if ex.get("result"):
         out.append(f'<p class="result">{escape(ex["result"])}</p>')
     if ex.get("scores"):
-        names = [t["name"].replace("_", " ") for t in ex["scores"][0]["terms"]]
+        names = [t.get("label", t["name"]).replace("_", " ") for t in ex["scores"][0]["terms"]]
         out.append('<div class="scroll"><table class="scores"><thead><tr><th>Seat</th>'
                    + "".join(f"<th>{escape(n[:1].upper() + n[1:])}</th>" for n in names)
                    + '<th>Bonus</th><th>Score</th></tr></thead><tbody>')
@@ -339,13 +375,42 @@ def _html_example(faq: Faq, ex: dict, shown_in: Entry | None = None) -> str:
     return "".join(out)
 
 
+def _html_rows(faq: Faq, rows) -> list[str]:
+    out = []
+    for row in rows:
+        out.append(f'<div class="row"><div class="label">{escape(row["label"])}</div><div class="cards">')
+        if "board" in row:
+            out.append('<pre class="board">' + escape("\n".join(row["board"])) + "</pre>")
+        elif "melds" in row:
+            out += [f'<div class="meld">{_cards_html(faq, m)}</div>' for m in row["melds"]]
+        else:
+            if row.get("more"):
+                out.append(f'<span class="more">{row["more"]} more under</span>')
+            if "count" in row:
+                out.append(f'<span class="count">{escape(str(row.get("count_text", row["count"])))}'
+                           + ("; top:" if row.get("cards") else "") + "</span>")
+            out.append(_cards_html(faq, row.get("cards", [])))
+        out.append("</div>")
+        if row.get("why"):
+            out.append(f'<p class="why">{_html_refs(row["why"])}</p>')
+        out.append("</div>")
+    return out
+
+
+def _html_contrast(faq: Faq, c: dict) -> str:
+    out = ['<section class="contrast"><h4>Contrast</h4>', f'<p class="setting">{_html_refs(c["sentence"])}</p>']
+    if c.get("changed") and c.get("rows"):
+        if c.get("setting"):
+            out.append(f'<p class="setting">{escape(c["setting"])}</p>')
+        out += _html_rows(faq, c["rows"])
+    out.append("</section>")
+    return "".join(out)
+
+
 def _html_flag(f: Flag) -> str:
-    if f.kind == "reading":
-        alts = "; ".join(f"read as “{escape(name)}”, {escape(what)}" for name, what in f.otherwise.items())
-        return (f'<li class="flag reading"><span class="tag">Reading</span>{_clause_link(f.clause)} is read as '
-                f'“{escape(f.reading)}”: {escape(f.means)}. {alts[:1].upper() + alts[1:]}.</li>')
-    return (f'<li class="flag assumption"><span class="tag">Rulebook silent</span>The spec assumes '
-            f'({_clause_link(f.clause)}): {escape(f.means)}</li>')
+    tag, lead, others = flag_parts(f)
+    return (f'<li class="flag {escape(f.kind)}"><span class="tag">{escape(tag)}</span>({_clause_link(f.clause)}) '
+            f'{escape(lead)} {escape(others)}</li>')
 
 
 def _html_entry(faq: Faq, e: Entry, tables: dict) -> str:
@@ -359,6 +424,8 @@ def _html_entry(faq: Faq, e: Entry, tables: dict) -> str:
         out.append('<ul class="flags">' + "".join(_html_flag(f) for f in main) + "</ul>")
     first = tables[_table_key(e.example)]
     out.append(_html_example(faq, e.example, None if first is e else first))
+    if e.contrast:
+        out.append(_html_contrast(faq, e.contrast))
     rules = " · ".join(f'{_clause_link(c)} {_sources(spec, c)}' for c in e.clauses)
     out.append(f'<p class="rules"><span class="k">Rules</span>{rules}</p>')
     also = [f for f in e.flags if not f.main]
@@ -406,13 +473,18 @@ def html(faq: Faq) -> str:
             out.append("<ul>")
             for name, r in c.readings.items():
                 mark = " <b>(adopted)</b>" if name == spec.chosen[cid] else ""
-                out.append(f"<li>Reading “{escape(name)}”{mark}: {escape(' '.join(r.means.split()))}</li>")
+                kind = f"Variant “{escape(name)}” ({escape(r.variant)})" if r.variant else f"Reading “{escape(name)}”"
+                out.append(f"<li>{kind}{mark}: {escape(' '.join(r.means.split()))}</li>")
             out.append("</ul>")
             if c.because:
-                out.append(f"<p><b>Why the adopted reading:</b> {escape(' '.join(c.because.split()))}</p>")
+                out.append(f"<p><b>Why the adopted one:</b> {escape(' '.join(c.because.split()))}</p>")
+        if cid in faq.conventions:
+            out.append(f"<p><b>No question is about it:</b> {escape(' '.join(faq.conventions[cid].split()))}</p>")
         cited_by = [e for e in faq.entries if cid in e.clauses]
-        out.append(f'<p class="cited">Cited by {len(cited_by)} answer{"s" if len(cited_by) != 1 else ""}: '
-                   + ", ".join(f'<a href="#q-{escape(e.id)}">{escape(e.id)}</a>' for e in cited_by) + "</p></div>")
+        if cited_by:
+            out.append(f'<p class="cited">Cited by {len(cited_by)} answer{"s" if len(cited_by) != 1 else ""}: '
+                       + ", ".join(f'<a href="#q-{escape(e.id)}">{escape(e.id)}</a>' for e in cited_by) + "</p>")
+        out.append("</div>")
     out.append("</section></main>")
     out.append(f"<footer><p>Generated by <code>{escape(COMMAND.format(game=spec.game))}</code> from "
                f"<code>spec/{escape(spec.game)}.yaml</code> and <code>{escape(faq.questions_file)}</code>. "

@@ -54,9 +54,13 @@ class ReadingError(ValueError):
 
 @dataclass(frozen=True)
 class Reading:
+    """One way a clause can be taken: a meaning of the text (a reading), or, with
+    `variant` set, a published variant of the rule (another edition, a variant the public
+    descriptions list), `variant` naming where it is published."""
     name: str
     means: str
     formal: Mapping[str, Any]
+    variant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,8 @@ class Spec:
         c = self.clauses[clause_id]
         if c.readings and self.chosen[clause_id] != c.adopted:
             r = c.readings[self.chosen[clause_id]]
-            return f"Under the reading {r.name!r}: {r.means[0].upper()}{r.means[1:]}."
+            kind = "variant" if r.variant else "reading"
+            return f"Under the {kind} {r.name!r}: {r.means[0].upper()}{r.means[1:]}."
         return c.says
 
     def assumptions(self, clause_ids) -> list[str]:
@@ -378,7 +383,8 @@ class _Builder:
         for cid, raw in self.data["clauses"].items():
             readings = {}
             for rname, r in (raw.get("readings") or {}).items():
-                readings[rname] = Reading(rname, r["means"], {k: v for k, v in r.items() if k in keys})
+                readings[rname] = Reading(rname, r["means"], {k: v for k, v in r.items() if k in keys},
+                                          r.get("variant"))
             adopted = raw.get("adopted")
             if readings and adopted is None:
                 self.err(("clauses", cid, "readings"), f"clause {cid!r} has readings but adopts none: add "
@@ -391,6 +397,10 @@ class _Builder:
                 adopted = next(iter(readings))
             elif adopted and not readings:
                 self.err(("clauses", cid, "adopted"), f"clause {cid!r} adopts {adopted!r} but lists no readings")
+            elif readings and readings[adopted].variant:
+                self.err(("clauses", cid, "adopted"),
+                         f"clause {cid!r} adopts {adopted!r}, a published variant: the spec adopts a reading of "
+                         "its own text and keeps variants for --reading")
             if readings and not raw.get("because"):
                 if "adopted" in raw:
                     self.err(("clauses", cid, "adopted"), f"clause {cid!r} adopts reading {raw['adopted']!r} "

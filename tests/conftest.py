@@ -32,7 +32,7 @@ def tick():
 # pyproject.toml) and it is built once in the run, not once on each core. Fixtures of one
 # conftest.py share a group (one may be built from another, as a vectors folder from the
 # documents); a fixture of a test module is a group of its own.
-COSTLY = ("tick_faq", "rummikub_faq", "garbage_faq", "vectors_dir", "garbage_vectors", "docs",
+COSTLY = ("tick_faq", "rummikub_faq", "garbage_faq", "game_faq", "faqs", "vectors_dir", "garbage_vectors", "docs",
           "tick_readings", "gaps", "tick_claims", "level8_claims", "everything", "found", "planted_report",
           "whatif_in_process", "in_process")
 

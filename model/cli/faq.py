@@ -16,14 +16,17 @@ from .common import output_file
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               callback=output_file, help="Write to this file instead of standard output.")
 @click.option("--questions", type=click.Path(dir_okay=False, exists=True), default=None,
-              help="A questions file to answer instead of the game's own (spec/faq/GAME.yaml).")
+              help="A questions file to answer instead of the game's own (faq/GAME.yaml beside the spec, "
+                   "else the packaged spec/faq/GAME.yaml).")
 def faq(game: str, fmt: str, output: str | None, questions: str | None):
     """The questions players ask about a game, answered from its spec.
 
     Each answer is computed: a situation judged move by move by the engine (or a hand by
-    both meld deciders), with a one-line answer, the ruling, the rules it rests on with
-    their rulebook lines, the readings and assumptions it depends on, and the worked
-    example. GAME is a packaged game or a spec file. Exit 0 on success, 2 on bad input.
+    both meld deciders), with a one-line answer in the form the question asks for, the
+    ruling, the rules it rests on with their rulebook lines, the readings, variants and
+    assumptions it depends on, and the worked example with its contrast. GAME is a
+    packaged game or a spec file (its questions: faq/GAME.yaml beside it, else the
+    packaged ones). Exit 0 on success, 2 on bad input.
 
     \b
     Examples:

@@ -73,29 +73,9 @@ def test_wild_limits_are_answered_for_every_level(tick_faq):
         assert sum(c in ("SW", "BW") for c in illegal[0]["cards"]) == e.value + 1
 
 
-def test_scenario_answers_match_a_fresh_judgement(tick_faq):
-    """Judged again from the JSON's scenario, the verdict is the one the answer gives."""
-    spec = tick_faq.spec
-    checked = 0
-    for e in tick_faq.entries:
-        if e.scenario.get("format") != 1:
-            continue
-        j = sc.judge(sc.load(e.scenario, spec))
-        if e.answer in ("Yes", "No"):
-            assert (e.answer == "Yes") == j.legal, e.id
-            assert e.value == j.legal
-        refused = set(j.refused.clauses) if j.refused else set()
-        assert refused <= set(e.clauses), e.id
-        for b in j.rests_on:
-            if b.part == "move" and b.otherwise:
-                assert f"{b.clause}={b.reading}" in e.assumptions, e.id
-        checked += 1
-    assert checked >= 30
-
-
 def test_meld_answers_match_both_deciders(tick_faq):
     spec = tick_faq.spec
-    melds = [e for e in tick_faq.entries if set(e.scenario) == {"level", "cards", "legal"}]
+    melds = [e for e in tick_faq.entries if {"level", "cards", "legal"} <= set(e.scenario)]
     assert len(melds) >= 8
     for e in melds:
         contract = spec.contract(level=e.scenario["level"])
@@ -104,41 +84,6 @@ def test_meld_answers_match_both_deciders(tick_faq):
         assert z3melds.decide(spec, contract, hand, reuse=False).legal == (e.answer == "Yes")
 
 
-def test_every_reading_is_asked_about_and_every_assumption_answer_says_so(tick_faq):
-    spec = tick_faq.spec
-    flagged = {f.clause for e in tick_faq.entries for f in e.flags if f.main}
-    with_readings = {cid for cid, c in spec.clauses.items() if c.readings}
-    assert with_readings <= flagged
-    for e in tick_faq.entries:
-        for f in e.flags:
-            c = spec.clauses[f.clause]
-            if f.kind == "reading":
-                assert f.reading == spec.chosen[f.clause] and f.otherwise, e.id
-                assert f"reading “{f.reading}” of {f.clause}" in faq.plain(e.ruling), e.id
-            else:
-                assert c.assumption, e.id
-            assert f.tag() in e.assumptions
-
-
-# assumptions that fix how the model numbers seats and deals cards, with no effect on any
-# ruling a player sees (their own clauses say so): no question is about them
-CONVENTIONS = {"seating", "deal-order"}
-
-
-def test_every_situation_the_rulebook_leaves_open_is_asked_about(tick_faq):
-    spec = tick_faq.spec
-    about = {f.clause for e in tick_faq.entries for f in e.flags if f.main}
-    open_ = {cid for cid, c in spec.clauses.items() if c.assumption}
-    assert open_ - CONVENTIONS <= about, sorted(open_ - CONVENTIONS - about)
-
-
-def test_every_finding_a_player_meets_is_linked(tick_faq):
-    """Readings, rulebook claims and conflicts: each finding of `rulings check` is linked
-    from some entry (gaps are the assumption clauses, flagged on the answers)."""
-    findings = faq.check_findings(tick_faq.spec)
-    linked = {f["id"] for e in tick_faq.entries for f in e.findings}
-    assert set(findings) == linked, sorted(set(findings) - linked)
-    assert not tick_faq.missing_links
 
 
 def test_the_level_8_tip_is_answered_by_the_check(tick_faq):
@@ -160,17 +105,19 @@ def _words(text: str) -> list[str]:
 
 
 @pytest.mark.skipif(not os.environ.get(RULEBOOKS_ENV), reason="needs the rulebook texts (RULINGS_RULEBOOKS)")
-def test_no_entry_copies_the_rulebook(tick_faq):
+def test_no_entry_copies_the_rulebook(game_faq):
     """The questions and the text the FAQ composes stay in the project's own words: no run
     of eight words from the rulebook. The spec's paraphrases, which the pages quote, are
     the spec's to keep so (each is left out of the text checked here, as a whole)."""
-    book = _words((Path(os.environ[RULEBOOKS_ENV]) / "tick.txt").read_text(encoding="utf-8"))
+    spec = game_faq.spec
+    book = []
+    for name in spec.rulebooks:
+        book += _words((Path(os.environ[RULEBOOKS_ENV]) / name).read_text(encoding="utf-8"))
     runs = {tuple(book[i:i + 8]) for i in range(len(book) - 7)}
-    spec = tick_faq.spec
     quoted = sorted({" ".join(t.split()) for c in spec.clauses.values()
                      for t in [c.says, c.assumption or "", c.because or ""] + [r.means for r in c.readings.values()]
                      if t}, key=len, reverse=True)
-    for entry in to_json(tick_faq):
+    for entry in to_json(game_faq):
         text = " ".join(str(entry).split())
         for t in quoted:
             first = re.split(r"(?<=[.!?])\s+", t, maxsplit=1)[0]
@@ -178,8 +125,12 @@ def test_no_entry_copies_the_rulebook(tick_faq):
                 for w in (v, v[:1].lower() + v[1:]):
                     text = text.replace(w, " ").replace(w.rstrip("."), " ")
         words = _words(text)
+        tokens = {t.token.lower() for t in spec.cards.types}
         for i in range(len(words) - 7):
-            assert tuple(words[i:i + 8]) not in runs, (entry["id"], " ".join(words[i:i + 8]))
+            run = tuple(words[i:i + 8])
+            if all(w in tokens or w.isdigit() for w in run):     # a list of cards, not a sentence
+                continue
+            assert run not in runs, (entry["id"], " ".join(run))
 
 
 # ---- the questions file holds questions, never answers ---------------------------------------
@@ -200,6 +151,8 @@ def test_a_typed_answer_is_refused(field):
 
 
 @pytest.mark.parametrize("change, message", [
+    (lambda d: d["questions"][0].update(ask="May I take a tick?"), "a yes-no question is answered by"),
+    (lambda d: d["questions"][0].update(ask="What does it cost"), "ending with a question mark"),
     (lambda d: d["questions"][0].update(form="maybe"), "form: one of"),
     (lambda d: d["questions"][0].update(topic="nowhere"), "topic: one of"),
     (lambda d: d["questions"][1].update(id="tick-cost"), "is used twice"),
@@ -233,8 +186,8 @@ def test_a_bad_scenario_or_clause_or_link_is_reported(tick_faq):
                   findings, strict=True)
     bonus = next(q for q in questions()["questions"] if q["id"] == "bonus-points")
     with pytest.raises(faq.FaqError, match="`of` one of score, bonus, .*hand_points"):   # the spec's terms
-        faq.build(spec, one(dict(base, form={"points": {"seat": 0, "of": "luck"}}, scenario=bonus["scenario"])),
-                  findings)
+        faq.build(spec, one(dict(base, ask="How many points?", form={"points": {"seat": 0, "of": "luck"}},
+                                 scenario=bonus["scenario"])), findings)
     with pytest.raises(faq.FaqError, match="form outcome needs a legal move"):
-        faq.build(spec, one(dict(base, form="outcome", scenario={
+        faq.build(spec, one(dict(base, ask="What happens?", form="outcome", scenario={
             **questions()["questions"][0]["scenario"], "chips": [10, 0, 10]})), findings)

@@ -41,8 +41,6 @@ def test_output_file_and_markdown_by_default(tmp_path, tick_faq):
 def test_bad_input_exits_2():
     r = run("faq", "nosuchgame")
     assert r.exit_code == 2 and "no game 'nosuchgame'" in r.stderr
-    r = run("faq", "level8")             # a game whose questions are not written yet
-    assert r.exit_code == 2 and "no FAQ questions for 'level8'" in r.stderr
     r = run("faq", "tick", "--format", "pdf")
     assert r.exit_code == 2
 
@@ -53,3 +51,14 @@ def test_a_questions_file_that_cannot_be_answered_exits_2(tmp_path):
                    "questions:\n  - {id: q, topic: t, ask: 'May I?', form: yes-no, meld: {level: 9, cards: [1]}}\n")
     r = run("faq", "tick", "--questions", str(bad))
     assert r.exit_code == 2 and "q: meld:" in r.stderr
+
+
+def test_level8_and_a_spec_file_have_their_faq(faqs):
+    from pathlib import Path
+
+    ROOT = Path(__file__).resolve().parents[2]
+
+    r = run("faq", "level8", "--format", "json")
+    assert r.exit_code == 0 and len(json.loads(r.stdout)) == len(faqs("level8").entries)
+    r = run("faq", str(ROOT / "spec" / "garbage.yaml"), "--format", "json")   # faq/garbage.yaml beside it
+    assert r.exit_code == 0 and len(json.loads(r.stdout)) == len(faqs("garbage").entries)

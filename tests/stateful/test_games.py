@@ -29,7 +29,7 @@ GAMES = {
     "level8": [{}, {"pack-composition": "ninety-six"}, {"wilds-only": "needs-a-number-card"}],
     "rummikub": [{}, {"initial-threshold": "current-30"}, {"draw-when-stuck": "by-choice"},
                  {"joker-swap": "from-rack-or-table"}, {"scoring": "others-table"},
-                 {"initial-joker-value": "thirty"}],
+                 {"initial-joker-value": "as-the-tile"}],
     "garbage": [{}, {"wild": "kings"}, {"layout": "eight-positions"}, {"discard-pile": "face-up-start"},
                 {"hand-won": "last-turns"}, {"hand-won": "last-turns", "last-turn-finishers": "first-out"},
                 {"must-place": "wild-optional"}, {"reshuffle-when": "when-emptied"}],

@@ -56,7 +56,8 @@ CASES = [
     # (rulings.rearrange, z3melds.for_position): the same table in any process, however busy
     ("rummikub-2p-greedy-s1", 2, "greedy", 1, {}),
     ("rummikub-3p-greedy-s2-other-readings", 3, "greedy", 2,
-     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table"}),
+     {"initial-threshold": "current-30", "joker-swap": "from-rack-or-table", "scoring": "others-table",
+      "initial-joker-value": "as-the-tile"}),
     # the games written from the project's own rules texts (spec/rules/)
     ("crazy-eights-4p-greedy-s1", 4, "greedy", 1, {}),
     ("crazy-eights-3p-greedy-s2-actions", 3, "greedy", 2, {"action-cards": "actions"}),

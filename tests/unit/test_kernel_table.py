@@ -119,7 +119,9 @@ def test_an_empty_pool_passes_and_a_hand_nobody_can_play_ends(rk):
     assert not out.over and out.current == 1 and out.hand(0) == s.hand(0)
     s = position(rk, [["b9", "k2"], ["o8"]], "r1 r2 r3", reserve=[], laid=[60, 45])
     out = kernel.apply(s, Move("draw"))
-    assert out.over and out.results[0].how == "stalled" and out.results[0].scores == (49, 37)
+    assert out.results[0].how == "stalled" and out.results[0].scores == (49, 37)
+    # nobody emptied their rack, so nobody has won: another hand, started by the next seat
+    assert not out.over and out.round == 2 and out.dealer == 1 and out.counter("scores", 0) == 49
 
 
 @pytest.mark.parametrize("doc", [

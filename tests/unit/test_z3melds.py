@@ -285,10 +285,10 @@ def test_rummikub_initial_meld_threshold():
 
 def test_rummikub_joker_readings():
     rk = spec_or_skip("rummikub")
-    assert decide(rk, "r9 J r11", initial=True).legal is False           # 9 + 10 + 11 = 30 < 50
-    thirty = load("rummikub", {"initial-joker-value": "thirty"})
-    assert_legal(thirty, "r9 J r11", initial=True)                        # 9 + 30 + 11 = 50
-    low = load("rummikub", {"initial-threshold": "current-30"})
+    assert_legal(rk, "r9 J r11", initial=True)                            # adopted: 9 + 30 + 11 = 50
+    tile = load("rummikub", {"initial-joker-value": "as-the-tile"})
+    assert decide(tile, "r9 J r11", initial=True).legal is False         # 9 + 10 + 11 = 30 < 50
+    low = load("rummikub", {"initial-threshold": "current-30", "initial-joker-value": "as-the-tile"})
     v = assert_legal(low, "r9 J r11", initial=True)
     assert v.melds[0].stands_for == ((2, {"colour": "r", "number": 10}),)
 

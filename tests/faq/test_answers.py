@@ -1,0 +1,38 @@
+"""Answers an editor checked against the rulebooks, game by game, where an earlier FAQ got
+them wrong or misleading."""
+from __future__ import annotations
+
+
+
+def test_rummikub(faqs):
+    by = {e.id: e for e in faqs("rummikub").entries}
+    assert by["initial-joker-value"].answer == "Yes"                   # rummikub.it.txt:12
+    assert by["initial-threshold"].answer == "50 points"
+    wins = by["who-wins"]
+    scores = next(e for e in wins.example["scores"])
+    assert wins.answer == "Seat 0, who went out"                       # rummikub.it.txt:3
+    assert max(wins.example["scores"], key=lambda r: r["score"])["seat"] == 1 and scores["seat"] == 0
+    assert by["two-tile-meld"].contrast["legal"] is True
+    assert by["group-two-colours"].answer == "No" and by["run-round-the-corner"].answer == "No"
+    assert {f.clause: f.kind for f in by["joker-swap-from-table"].flags} == {"joker-swap": "variant"}
+    assert by["nobody-can-play"].flags[0].clause == "one-hand"
+
+
+def test_level8(faqs):
+    by = {e.id: e for e in faqs("level8").entries}
+    assert by["skip-a-skipped-player"].answer == "No"                 # level8.txt:40-43
+    assert by["skip-as-last-card"].answer == "No"                     # level8.txt:47-48
+    assert by["lay-level-8-wins"].answer == "Yes" and by["out-on-level-7-wins"].answer == "Yes"
+    assert by["level-7-someone-else-out"].answer == "No"
+    assert [by[i].answer for i in ("levels-when-out", "levels-when-laid", "levels-when-not-laid")] == \
+        ["2 levels", "1 level", "0 levels"]                           # level8.txt:25-29
+    assert by["all-the-cards"].answer == "No: 99 cards, not 96"
+
+
+def test_sequence_numbers_and_tick(faqs):
+    seq = {e.id: e for e in faqs("sequence-numbers").entries}
+    assert seq["minus-then-draw"].answer == "Yes" and seq["six-in-a-row"].answer == "No"
+    assert seq["corner-win"].answer == "Yes"
+    tick = {e.id: e for e in faqs("tick").entries}
+    assert tick["refill-when"].answer == "No" and tick["stalled-level"].answer == "No"
+    assert tick["winner"].answer.startswith("Seat 1, with the most points")
