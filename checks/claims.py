@@ -34,25 +34,8 @@ from .bmc import Model, NotModelled, complete_horizon
 from .findings import Finding
 from .tempo import level_table, levels, reach, run
 from .bmc_replay import layable
+from .claim_finding import finding, word
 from .claims_layout import fits
-
-
-def _finding(spec: Spec, cid: str, holds: bool | None, verdict: str, t0: float, witness=None, method="",
-             also=(), bounded: str = "") -> Finding:
-    """`bounded`: the claim holds only as far as the search went (said so, and unresolved)."""
-    c = spec.clauses[cid]
-    cids = list(dict.fromkeys([cid] + [x for x in also if x]))
-    return Finding(id=f"claim:{cid}", kind="claim", clauses=cids,
-                   sources=[s for x in cids for s in spec.clauses[x].source],
-                   question=c.says, verdict=verdict, resolved=bool(holds) and not bounded,
-                   resolution=(bounded or "the claim holds under the rules" if holds else
-                               "the rulebook states something its own rules contradict; the spec follows the rules")
-                   if holds is not None else "not decided: " + verdict,
-                   witness=witness, method=method, seconds=time.perf_counter() - t0, extra={"holds": holds})
-
-
-def _word(holds) -> str:
-    return {True: "holds", False: "refuted", None: "not decided"}[holds]
 
 
 # ---------------------------------------------------------------------------------------
@@ -67,9 +50,9 @@ def _deal_cards(spec, cid, args, t0):
         try:
             state = kernel.new_game(spec, n, seed=0)
         except kernel.Undecided as e:
-            return _finding(spec, cid, None, f"the deal is not decided: {e.question}", t0)
+            return finding(spec, cid, None, f"the deal is not decided: {e.question}", t0)
         if isinstance(state, kernel.Refusal):
-            return _finding(spec, cid, False, f"refuted: {state.why}", t0, also=list(state.clauses))
+            return finding(spec, cid, False, f"refuted: {state.why}", t0, also=list(state.clauses))
         deck = len(r.deck(n))
         left = len(state.zone(r.stock.id)) if r.stock is not None else 0
         each = sorted({sum(state.hand(s)) for s in range(n)})
@@ -90,7 +73,7 @@ def _deal_cards(spec, cid, args, t0):
         note = (f"; clause {cb} counts the exact deal as {counted}, "
                 + ("the same" if counted == x["deal_cards"] else "which is not what the deal takes"))
     also = [r.clause("deal.cards_each"), r.clause("deal.face_up"), spec.rule("pack")[0], spec.rule("decks")[0]]
-    return _finding(spec, cid, holds, f"{_word(holds)}: {told}{note}", t0, witness,
+    return finding(spec, cid, holds, f"{word(holds)}: {told}{note}", t0, witness,
                     "the kernel dealt a round and counted the cards that left the deck and those in each hand", also)
 
 
@@ -102,10 +85,10 @@ def _deck_cards(spec, cid, args, t0):
     bad = {n: k for n, k in counts.items() if k != want}
     holds = not bad
     sizes = sorted(set(counts.values()))
-    verdict = (f"{_word(holds)}: the deck holds {'/'.join(map(str, sizes))} cards"
+    verdict = (f"{word(holds)}: the deck holds {'/'.join(map(str, sizes))} cards"
                + (f" for {', '.join(map(str, sorted(bad)))} players" if bad and len(bad) < len(counts) else "")
                + ("" if holds else f", not {want}"))
-    return _finding(spec, cid, holds, verdict, t0, {"deck_cards": counts},
+    return finding(spec, cid, holds, verdict, t0, {"deck_cards": counts},
                     "the deck the pack and decks clauses build, for every player count",
                     [spec.rule("pack")[0], spec.rule("decks")[0]])
 
@@ -136,10 +119,10 @@ def _score(spec, cid, args, t0):
         zone = next(iter(expr.names), "") if expr is not None else ""
         zid = zone[len("points("):-1] if zone.startswith("points(") else None
         if zid not in r.zones or not r.zones[zid].each or len(expr.names) != 1:
-            return _finding(spec, cid, None, f"the term {name!r} is not the points of a player's zone", t0)
+            return finding(spec, cid, None, f"the term {name!r} is not the points of a player's zone", t0)
         cards = _cards_worth(spec, int(value), avail)
         if cards is None:
-            return _finding(spec, cid, None, f"no cards of the deck are worth {value} points", t0)
+            return finding(spec, cid, None, f"no cards of the deck are worth {value} points", t0)
         avail.subtract(Counter(cards))
         fills[zid] = cards
     width = len(spec.cards.types)
@@ -164,12 +147,12 @@ def _score(spec, cid, args, t0):
     try:
         res = kernel.level_scores(state, other)
     except kernel.Undecided as e:
-        return _finding(spec, cid, None, f"the score is not decided: {e.question}", t0)
+        return finding(spec, cid, None, f"the score is not decided: {e.question}", t0)
     got = res.scores[me]
     holds = got == int(args["equals"])
     terms = {name: values[me] for name, values in res.terms}
     shown = {zid: spec.cards.tokens(kernel.counts(c, width)) for zid, c in fills.items()}
-    return _finding(spec, cid, holds, f"{_word(holds)}: a player holding these cards scores {got} by clause "
+    return finding(spec, cid, holds, f"{word(holds)}: a player holding these cards scores {got} by clause "
                     f"{r.clause('scoring.round')}" + ("" if holds else f" (the claim says {args['equals']})"), t0,
                     dict(terms, placed=shown, score=got),
                     "cards of those values put in the player's zones, the round scored by the kernel",
@@ -186,10 +169,10 @@ def _meld(spec, cid, args, t0):
     v = reference.decide(spec, contract, hand)
     z = z3melds.decide(spec, contract, hand)
     if v.legal != z.legal:
-        return _finding(spec, cid, None, f"the deciders disagree (reference {v.legal}, Z3 {z.legal})", t0)
+        return finding(spec, cid, None, f"the deciders disagree (reference {v.legal}, Z3 {z.legal})", t0)
     holds = v.legal == args["legal"]
     word = "legal" if v.legal else "illegal"
-    return _finding(spec, cid, holds, f"{_word(holds)}: {' '.join(map(str, args['cards']))} is {word} {where}", t0,
+    return finding(spec, cid, holds, f"{word(holds)}: {' '.join(map(str, args['cards']))} is {word} {where}", t0,
                     {"cards": [str(c) for c in args["cards"]], "level": level, "legal": v.legal,
                      "violations": [x.clause for x in z.violations]}, "the reference and Z3 deciders",
                     ([spec.rule("levels")[0]] if level is not None else []) + [x.clause for x in z.violations])
@@ -218,7 +201,7 @@ def _tempo_clauses(spec: Spec, mdl: Model) -> list[str]:
 def _fewest_units(spec, cid, args, t0, bound, mdl: Model):
     level, mid = int(args["level"]), args["move"]
     if mid not in {m.id for m in mdl.draws}:
-        return _finding(spec, cid, None, f"the spec has no draw {mid!r} that starts a turn", t0)
+        return finding(spec, cid, None, f"the spec has no draw {mid!r} that starts a turn", t0)
     lo, hi = mdl.r.players_range()
     paid = {m.id for m in mdl.paid()}
     rows, best, complete, searched = [], None, True, []
@@ -242,29 +225,29 @@ def _fewest_units(spec, cid, args, t0, bound, mdl: Model):
     beyond = "" if complete else f"longer rounds than {span} own turns were not searched"
     if best is None:
         if complete:
-            return _finding(spec, cid, False, f"refuted: level {level} can never be finished ({why}, and no round of "
+            return finding(spec, cid, False, f"refuted: level {level} can never be finished ({why}, and no round of "
                             f"{span} own turns finishes it)", t0, {"by_players": rows}, how, also)
-        return _finding(spec, cid, None, f"unresolved: no way to finish level {level} within {span} own turns; "
+        return finding(spec, cid, None, f"unresolved: no way to finish level {level} within {span} own turns; "
                         + beyond, t0, {"by_players": rows, "bound": bound}, how, also)
     units = best.plan.units[mid]
     witness = dict(best.evidence(spec), level=level, move=mid, fewest_units=units, players=best.plan.players,
                    by_players=rows)
     if not best.reached:
-        return _finding(spec, cid, None, f"not decided: Z3 finds {units} unit(s) of {mid} within {span} own turns, "
+        return finding(spec, cid, None, f"not decided: Z3 finds {units} unit(s) of {mid} within {span} own turns, "
                         f"but its round was not replayed ({best.note or best.outcome})", t0, witness, how, also)
     if units < want:
-        return _finding(spec, cid, False, f"refuted: level {level} can be finished with {units} unit(s) of {mid} "
+        return finding(spec, cid, False, f"refuted: level {level} can be finished with {units} unit(s) of {mid} "
                         f"(the claim says {want}); the kernel replays such a round with {best.plan.players} players",
                         t0, witness, how, also)
     fewer = (f"fewer than {want} unit(s) of {mid} never finish level {level}"
              + (" however long the round" if complete else f" within {span} own turns ({beyond})"))
     if units == want:
-        return _finding(spec, cid, True, ("holds: " if complete else "holds within the bound: ") + fewer
+        return finding(spec, cid, True, ("holds: " if complete else "holds within the bound: ") + fewer
                         + f", and {want} do in a round the kernel replays", t0, witness, how, also, bounded=beyond)
     verdict = (f"refuted: level {level} needs {units} unit(s) of {mid}, more than the {want} the claim says"
                if complete else f"refuted within the bound: level {level} needs {units} unit(s) of {mid} within "
                f"{span} own turns, more than the {want} the claim says ({beyond})")
-    return _finding(spec, cid, False, verdict, t0, witness, how, also)
+    return finding(spec, cid, False, verdict, t0, witness, how, also)
 
 
 def _first_go_out(spec, cid, args, t0, bound, mdl: Model):
@@ -285,7 +268,7 @@ def _first_go_out(spec, cid, args, t0, bound, mdl: Model):
            f"every player count; each earliest round replayed by the kernel")
     also = _tempo_clauses(spec, mdl) + [mdl.r.clause("turn.first")]
     if unreached:
-        return _finding(spec, cid, None, f"not decided for {', '.join(map(str, unreached))} players: no round "
+        return finding(spec, cid, None, f"not decided for {', '.join(map(str, unreached))} players: no round "
                         f"ending within {bound} own turns was replayed", t0, {"by_players": rows}, how, also)
     bad = [x for x in rows if x["seat"] != want]
     holds = not bad
@@ -293,7 +276,7 @@ def _first_go_out(spec, cid, args, t0, bound, mdl: Model):
                "(0 plays first), on turn " + "/".join(str(x["turn"]) for x in rows) if holds else
                f"refuted: with {bad[0]['players']} players the first chance falls to seat {bad[0]['seat']} of the "
                f"order of play (0 plays first) on turn {bad[0]['turn']}")
-    return _finding(spec, cid, holds, verdict, t0, {"by_players": rows}, how, also)
+    return finding(spec, cid, holds, verdict, t0, {"by_players": rows}, how, also)
 
 
 def _wins(spec, cid, args, t0, bound, mdl: Model):
@@ -307,20 +290,20 @@ def _wins(spec, cid, args, t0, bound, mdl: Model):
                                         mdl.r.clause("round_end.advance")]
     what = "going out" if by == "go_out" else "laying their contract"
     if got.plan is None:
-        return _finding(spec, cid, False if "no plan" in got.note else None,
+        return finding(spec, cid, False if "no plan" in got.note else None,
                         f"refuted within the bound: no round in which a player at level {level} ends it by {what} "
                         f"within {bound} own turns" if "no plan" in got.note else got.note, t0,
                         {"bound": bound, "note": got.note}, how, also)
     if got.final is None:
-        return _finding(spec, cid, None, f"not decided: the round was not replayed ({got.note or got.outcome})", t0,
+        return finding(spec, cid, None, f"not decided: the round was not replayed ({got.note or got.outcome})", t0,
                         got.evidence(spec), how, also)
     me = _seat(spec, got.plan.seat, n)
     won = got.final.over and me in got.final.winners
-    verdict = (f"{_word(won)}: a player at level {level} who ends the round by {what} "
+    verdict = (f"{word(won)}: a player at level {level} who ends the round by {what} "
                + ("wins: the game ends and names them" if won else
                   "does not win: " + ("the game goes on" if not got.final.over else
                                       f"the winners are seats {list(got.final.winners)}")))
-    return _finding(spec, cid, won, verdict, t0, dict(got.evidence(spec), winners=list(got.final.winners), seat=me),
+    return finding(spec, cid, won, verdict, t0, dict(got.evidence(spec), winners=list(got.final.winners), seat=me),
                     how, also)
 
 
@@ -328,7 +311,7 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
     r = mdl.r
     counter = args.get("counter") or mdl.contract_counter
     if counter not in r.counters or not r.counters[counter].each:
-        return _finding(spec, cid, None, f"{counter!r} is not a counter of each player", t0)
+        return finding(spec, cid, None, f"{counter!r} is not a counter of each player", t0)
     lo, hi = r.players_range()
     n = max(lo, min(3, hi))
     level = int(args.get("level", levels(spec)[0]))
@@ -337,7 +320,7 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
            "has laid their contract before it (cards of the stock put down in front of them); the kernel replays it")
     also = [r.clause(f"round_end.advance.{counter}"), r.clause("round_end.went_out")]
     if got.state is None:
-        return _finding(spec, cid, None, f"not decided: {got.note}", t0, got.evidence(spec), how, also)
+        return finding(spec, cid, None, f"not decided: {got.note}", t0, got.evidence(spec), how, also)
     order = [_seat(spec, i, n) for i in range(n)]
     out_seat = order[got.plan.seat]
     down_seat, idle_seat = [s for s in order if s != out_seat][:2]
@@ -351,30 +334,30 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
     contract = r.contract(level, mdl.lay)
     laid = layable(spec, contract, mdl.need(level), spare)
     if laid is None:
-        return _finding(spec, cid, None, "not decided: no contract could be laid from the stock's cards", t0)
+        return finding(spec, cid, None, "not decided: no contract could be laid from the stock's cards", t0)
     for c in laid:
         stock.remove(c)
     state = state.with_zone(r.stock.id, tuple(stock)).with_zone(mdl.lay.f["to"], (tuple(sorted(laid)),), down_seat)
     final, outcome = run(state, got.moves)
     if final is None or not final.results:
-        return _finding(spec, cid, None, f"not decided: the kernel did not end the round ({outcome})", t0, None, how,
+        return finding(spec, cid, None, f"not decided: the kernel did not end the round ({outcome})", t0, None, how,
                         also)
     before = state.counter(counter, out_seat)
     after = dict(final.results[-1].advanced).get(counter)
     if after is None:
-        return _finding(spec, cid, False, f"refuted: the round's end leaves {counter} unchanged", t0, None, how, also)
+        return finding(spec, cid, False, f"refuted: the round's end leaves {counter} unchanged", t0, None, how, also)
     moved = {"went_out": after[out_seat] - before, "down": after[down_seat] - state.counter(counter, down_seat),
              "neither": after[idle_seat] - state.counter(counter, idle_seat)}
     want = {k: int(args[k]) for k in ("went_out", "down", "neither") if k in args}
     holds = all(moved[k] == v for k, v in want.items())
-    verdict = (f"{_word(holds)}: at the round's end {counter} moves by {moved['went_out']:+d} for the player who went "
+    verdict = (f"{word(holds)}: at the round's end {counter} moves by {moved['went_out']:+d} for the player who went "
                f"out, {moved['down']:+d} for one who laid, {moved['neither']:+d} for one who did not")
     witness = dict(got.evidence(spec), moved=moved, seats={"went_out": out_seat, "down": down_seat,
                                                             "neither": idle_seat})
     from .turns import replay_data
 
     witness["replay"] = replay_data(state, got.moves)
-    return _finding(spec, cid, holds, verdict, t0, witness, how, also)
+    return finding(spec, cid, holds, verdict, t0, witness, how, also)
 
 
 KINDS = {"deal_cards": _deal_cards, "deck_cards": _deck_cards, "score": _score, "meld": _meld}
@@ -392,11 +375,11 @@ def evaluate(spec: Spec, cid: str, claim: dict, bound: int) -> Finding:
             try:
                 mdl = Model(spec)
             except NotModelled as e:
-                return _finding(spec, cid, None, f"not modelled: {e}", t0)
+                return finding(spec, cid, None, f"not modelled: {e}", t0)
             return SEARCHED[what](spec, cid, args, t0, bound, mdl)
     except kernel.Undecided as e:
-        return _finding(spec, cid, None, f"the spec does not decide: {e.question}", t0)
-    return _finding(spec, cid, None, f"no evaluator for claims of kind {what!r}", t0)
+        return finding(spec, cid, None, f"the spec does not decide: {e.question}", t0)
+    return finding(spec, cid, None, f"no evaluator for claims of kind {what!r}", t0)
 
 
 def derived_findings(spec: Spec, bound: int) -> list[Finding]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from rulings import kernel
 from rulings.kernel import layout
 
+from .claim_finding import finding, word
+
 
 def _fitting(spec, n: int) -> dict[str, list]:
     """card token -> the positions (by name) it may go to, in a layout of n face-down positions."""
@@ -33,7 +35,6 @@ def _fitting(spec, n: int) -> dict[str, list]:
 
 
 def fits(spec, cid, args, t0):
-    from .claims import _finding, _word
 
     n = int(args["positions"])
     fitting = _fitting(spec, n)
@@ -46,11 +47,11 @@ def fits(spec, cid, args, t0):
         want = [spec.cards.parse([str(x)])[0].token for x in args["none"]]
         holds = not any(fitting[w] for w in want)
         said = f"none of {' '.join(want)} can be placed"
-    verdict = (f"{_word(holds)}: in a layout of {n} face-down position(s) {said}; the kernel places "
+    verdict = (f"{word(holds)}: in a layout of {n} face-down position(s) {said}; the kernel places "
                f"{' '.join(fit) or 'no card'}")
     r = kernel.rules(spec)
     fill = next(m for m in r.moves.values() if m.mechanic == "fill")
     also = [r.clause(f"zones.{fill.f['to']}"), fill.clause, r.clause(f"moves.{fill.id}.wild")]
-    return _finding(spec, cid, holds, verdict, t0, witness={"positions": n, "fits": fitting},
+    return finding(spec, cid, holds, verdict, t0, witness={"positions": n, "fits": fitting},
                     method="the kernel's fill moves, for every card of the game held over a seeded deal's layout",
                     also=also)

@@ -18,12 +18,12 @@ from .translation_book import cited_lines
 def unchecked(spec: Spec, folder=None) -> tuple[list[str], str]:
     """("BOOK:LINE (words)", ...) for the lines asserting a checkable fact that no claim
     clause cites; and why nothing was read, when the texts are not found."""
-    from .text_readings import _books
+    from .text_readings import rulebook_texts
 
     where = rulebooks_dir(folder)
     if where is None:
         return [], "the rulebook texts were not found (RULINGS_RULEBOOKS), so their assertions were not read"
-    books = _books(spec, where)
+    books = rulebook_texts(spec, where)
     claimed = {(name, n) for c in spec.clauses.values() if spec.formal(c.id) and "claim" in spec.formal(c.id)
                for name in books for n in cited_lines(c.source, name)}
     out = []

@@ -28,6 +28,7 @@ from rulings.kernel import Refusal, codec
 from rulings.kernel.codec import move_to_doc, move_words
 
 from . import shrink_play
+from .shrink_play import words
 
 CONFIGS = [(0, "greedy"), (0, "random"), (1, "random"), (2, "greedy")]   # players above the fewest, player
 
@@ -157,23 +158,6 @@ def _same(x, y) -> bool:
     if x[0] != y[0]:
         return False
     return x[0] == "refused" or x == y
-
-
-def words(o, before=None) -> str:
-    if o[0] == "refused":
-        return f"refused ({', '.join(o[1])})" if o[1] else "refused"
-    if o[0] == "undecided":
-        return f"undecided ({o[1]})"
-    if o[0] == "error":
-        return f"not playable ({o[1]})"
-    if o[0] == "deal":
-        return "another deal"
-    st = o[1]
-    if st.over:
-        return "legal, and the game ends"
-    if before is not None and len(st.results) > len(before.results):
-        return "legal, and the round ends"
-    return "legal"
 
 
 def _legal(state):

@@ -359,12 +359,28 @@ def shrink(spec_a, spec_b, doc: dict, tries: int = TRIES) -> Shrunk | None:
         if out_of_time:
             break
     oa, ob = judged(spec_a, spec_b, doc)
-    from .search_play import words
-
     state = codec.state_from_doc(spec_a, doc)
     other = ", with another next state" if oa[0] == ob[0] == "legal" else ""
     return Shrunk(doc, before, size(spec_a, doc), not out_of_time, tried, time.perf_counter() - t0,
                   words(oa, state), words(ob, state) + other, tries)
 
 
-__all__ = ["Shrunk", "shrink", "differs", "judged", "single_steps", "size"]
+def words(o, before=None) -> str:
+    """An outcome of a move in words: refused (clauses), undecided, legal (and what ends)."""
+    if o[0] == "refused":
+        return f"refused ({', '.join(o[1])})" if o[1] else "refused"
+    if o[0] == "undecided":
+        return f"undecided ({o[1]})"
+    if o[0] == "error":
+        return f"not playable ({o[1]})"
+    if o[0] == "deal":
+        return "another deal"
+    st = o[1]
+    if st.over:
+        return "legal, and the game ends"
+    if before is not None and len(st.results) > len(before.results):
+        return "legal, and the round ends"
+    return "legal"
+
+
+__all__ = ["Shrunk", "shrink", "differs", "judged", "single_steps", "size", "words"]

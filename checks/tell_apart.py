@@ -162,7 +162,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
 def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Told:
     """A difference met in a situation built by Hypothesis (and shrunk): the witness is
     that situation, which `rulings judge` replays; it is not shown reachable from a deal."""
-    from .turns import _show
+    from .turns import show_hand
 
     sh = ss.found["shrunk"]
     doc = sh.doc
@@ -171,7 +171,7 @@ def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Tol
     verdict = (f"they disagree in a built situation (not shown reachable from a deal) of {sh.after['players']} "
                f"players and {sh.after['cards']} cards: {move_words(spec_a, move)} is {sh.a} under {a} and {sh.b} "
                f"under {b}")
-    witness = {"situation": _show(spec_a, state, [move]), a: sh.a, b: sh.b, "replay": {"scenario": doc},
+    witness = {"situation": show_hand(spec_a, state, [move]), a: sh.a, b: sh.b, "replay": {"scenario": doc},
                "shrunk": {"how": sh.words(), "scenario": doc}}
     return Told(True, verdict, witness, method, seconds=seconds)
 

@@ -14,7 +14,7 @@ from rulings import kernel
 from rulings.spec import Spec
 
 from .bmc import Model, NotModelled, Plan, complete_horizon, search
-from .turns import _show, replay_data
+from .turns import show_hand, replay_data
 from .bmc_replay import build
 
 
@@ -41,7 +41,7 @@ class Reached:
             return {"bound": self.bound, "plan": None, "note": self.note}
         out = {"bound": self.bound, "plan": self.plan.to_json(), "kernel": self.outcome}
         if self.state is not None:
-            out["situation"] = _show(spec, self.state, self.moves)
+            out["situation"] = show_hand(spec, self.state, self.moves)
             out["replay"] = replay_data(self.state, self.moves)
         if self.note:
             out["note"] = self.note

@@ -131,7 +131,7 @@ def _lines_of(spec: Spec, clause: str) -> set[str]:
     return out
 
 
-def _books(spec: Spec, folder):
+def rulebook_texts(spec: Spec, folder):
     from .translation_book import load_book
     from .translation_lexicon import lexicon_for
 
@@ -150,7 +150,7 @@ def text_search(spec: Spec, folder=None) -> TextSearch:
     if where is None:
         return TextSearch(False, f"the text search was not run: the rulebook texts were not found (set "
                                  f"{RULEBOOKS_ENV} to their folder)")
-    books = _books(spec, where)
+    books = rulebook_texts(spec, where)
     if not books:
         names = ", ".join(spec.rulebooks or {}) or "the rulebooks"
         return TextSearch(False, f"the text search was not run: none of {names} is in {where}")

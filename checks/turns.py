@@ -137,7 +137,7 @@ def replay(data: dict, spec: Spec) -> dict:
     return play(state, [codec.move_from_doc(spec, m) for m in doc.get("moves", [])])
 
 
-def _show(spec, state: kernel.State, moves) -> dict:
+def show_hand(spec, state: kernel.State, moves) -> dict:
     r = kernel.rules(spec)
     doc = codec.state_to_doc(state) if r.hand is None else {}
     hand = spec.cards.tokens(state.hand()) if r.hand is not None else [
@@ -296,7 +296,7 @@ def targeted(spec_a: Spec, spec_b: Spec, a: str, b: str, fa: dict, fb: dict, key
     verdict = (f"they disagree: the move is {outcome_text(out_a)} under {a}, {outcome_text(out_b)} under {b}"
                if differ else "the constructed situation did not tell them apart")
     return {"apart": differ, "verdict": verdict, "method": how,
-            "witness": {"situation": _show(spec_a, state_a, moves), a: out_a, b: out_b,
+            "witness": {"situation": show_hand(spec_a, state_a, moves), a: out_a, b: out_b,
                         "replay": replay_data(state_a, moves)}}
 
 

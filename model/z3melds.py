@@ -67,6 +67,7 @@ import re
 import z3
 
 from .melds import Contract, PlacedMeld, Verdict, Violation
+from .z3terms import NUMBERS as _NUMBERS, reads as _reads
 
 TIMEOUT_MS = 10_000          # per check
 SHRINK_TIMEOUT_MS = 1_000    # per check while shrinking a core (unknown keeps the clause)
@@ -75,27 +76,11 @@ RLIMIT_TIMEOUT_MS = 120_000  # the clock that still stops a check under RLIMIT
 WITNESS_BUDGET = 200_000     # states the reference's search may visit for a witness shown (`_arranged`)
 CAPACITY_STEP = 8            # hand sizes round up to a multiple of this, to share solvers
 SHAPE_LIMIT = 20_000         # positional candidates per kind before the copy encoding takes over
-_NUMBERS = ("size", "naturals", "wilds", "points", "face_points")
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 class Unsupported(Exception):
     """A spec shape the count encoding does not cover (the copy encoding takes it)."""
-
-
-def _one_of(bools):
-    """Exactly one, as clauses (they propagate better here than PbEq)."""
-    return z3.And([z3.Or(bools)] + [z3.Or(z3.Not(a), z3.Not(b)) for i, a in enumerate(bools) for b in bools[i + 1:]])
-
-
-def _reads(name: str, rules) -> bool:
-    return any(name in r.expr.names for r in rules)
-
-
-def _single_numbers(card, stand) -> dict:
-    """The numbers of a one-card meld: `card`, standing for `stand` if it is a wild."""
-    return dict(size=1, naturals=int(card.natural), wilds=int(card.wild), points=stand.value,
-                face_points=card.value)
 
 
 _CLOSED: dict = {}
@@ -121,7 +106,7 @@ def _merge_closed(rules, params) -> bool:
 
 # ---- the queries both encodings answer ----------------------------------------------------------
 
-class _Queries:
+class Queries:
     """Clause literals, hand literals, decide / best and the unsat-core explanation, over a
     solver `s` with H (hand), L (laid part), `all_laid`, `laid_face` and `keep_lit` set by
     the encoding, which also gives `_witness(model, hand)`. `ctx`: the Z3 context its terms
@@ -306,12 +291,12 @@ class _Queries:
         return fresh._witness(fresh.s.model(), hand)
 
     # ---- explaining ----------------------------------------------------------------------
-    def _explainer(self) -> "_Queries":
+    def _explainer(self) -> "Queries":
         """The solver whose constraints carry their clauses (this one, unless it was built
         without them for speed)."""
         return self
 
-    def _fresh_explainer(self) -> "_Queries | None":
+    def _fresh_explainer(self) -> "Queries | None":
         """A second explainer with no history, where the first could not confirm the
         refusal (None: there is none to build)."""
         return None
@@ -537,7 +522,7 @@ class _Open:
         plan.opens.append(self)
 
 
-class MeldSolver(_Queries):
+class MeldSolver(Queries):
     """The count encoding for one (spec, contract, max_cards), built once; hands come as
     assumptions.  Raises Unsupported for what it does not cover (see the module doc)."""
 
@@ -1213,17 +1198,17 @@ def _capacity(hand) -> int:
     return max(CAPACITY_STEP, -(-sum(hand) // CAPACITY_STEP) * CAPACITY_STEP)
 
 
-def build(spec, contract: Contract, max_cards: int) -> _Queries:
+def build(spec, contract: Contract, max_cards: int) -> Queries:
     """The count encoding, or the copy encoding where the count encoding does not reach."""
     try:
         return MeldSolver(spec, contract, max_cards)
     except Unsupported:
-        from .z3copies import CopySolver
+        from .z3copies import copy_solver
 
-        return CopySolver(spec, contract, max_cards)
+        return copy_solver(Queries)(spec, contract, max_cards)
 
 
-def for_position(spec, contract: Contract, position) -> _Queries:
+def for_position(spec, contract: Contract, position) -> Queries:
     """A solver for one position (card counts) and nothing else, whose answers depend on
     the position and the questions asked of it only, so that the same questions get the
     same models in any process, whatever ran there before and however busy the machine:
@@ -1242,12 +1227,12 @@ def for_position(spec, contract: Contract, position) -> _Queries:
             _CACHE[key] = spec
         else:
             return _limited(q)
-    from .z3copies import CopySolver
+    from .z3copies import copy_solver
 
-    return _limited(CopySolver(spec, contract, _capacity(position)))
+    return _limited(copy_solver(Queries)(spec, contract, _capacity(position)))
 
 
-def _limited(q: _Queries) -> _Queries:
+def _limited(q: Queries) -> Queries:
     q.s.set(rlimit=RLIMIT, timeout=RLIMIT_TIMEOUT_MS)
     return q
 
@@ -1259,7 +1244,7 @@ def _same(solver, spec, contract) -> bool:
              == (spec.meld_kinds, spec.cards, spec.params)) and _shape(solver.contract) == _shape(contract))
 
 
-def solver_for(spec, contract: Contract, hand) -> _Queries:
+def solver_for(spec, contract: Contract, hand) -> Queries:
     """The shared solver for this spec file, readings, contract and hand size (rounded up).
     A spec changed in memory under the same key (say, a rule dropped) gets its own."""
     key = (spec.file, tuple(sorted(spec.chosen.items())), contract.name, _capacity(hand))
@@ -1279,12 +1264,12 @@ def decide(spec, contract: Contract, hand, *, reuse: bool = True, explain: bool 
     """May these cards ALL be laid down together this turn under `contract`?  With
     `explain=False` an illegal verdict comes without its (costlier) violations; with
     `witness=False` a legal one without its melds, with `witness="model"` with the melds
-    of Z3's own model (see `_Queries.decide`)."""
+    of Z3's own model (see `Queries.decide`)."""
     solver = solver_for(spec, contract, hand) if reuse else build(spec, contract, _capacity(hand))
     return solver.decide(hand, explain, witness)
 
 
 def best_lay(spec, contract: Contract, hand, witness: str = "arranged") -> Verdict:
     """The lay-down of most face value that keeps contract.keep cards in hand (`witness`:
-    see `_Queries.best`)."""
+    see `Queries.best`)."""
     return solver_for(spec, contract, hand).best(hand, witness)

@@ -54,15 +54,15 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
       rulings check tick --format html -o tick-check.html
       rulings check tick --kind reading --reading go-out-timing=others-have-played
     """
-    from .common import _fail, _load
+    from .common import fail, load_game
 
     from ..checks import report
     from ..checks.run import run_checks
     from ..executor import ExecutorError, session
 
-    spec = _load(game, readings)   # a clear error for an unknown game or a broken spec
+    spec = load_game(game, readings)   # a clear error for an unknown game or a broken spec
     if bound < 1:
-        _fail("--bound must be at least 1")
+        fail("--bound must be at least 1")
     where = dict(workers=workers, executor=executor, scheduler=scheduler, whatif_limit=whatif_limit)
     t0 = time.perf_counter()
     try:
@@ -76,7 +76,7 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
                     runs = run_checks(spec, list(kinds) or None, bound,
                                       progress=lambda m: status.update(f"checking: {m}"), **where)
     except ExecutorError as e:
-        _fail(str(e))
+        fail(str(e))
     seconds = time.perf_counter() - t0
     fmt = "json" if as_json else fmt
     if fmt == "json":
@@ -92,7 +92,7 @@ def check(game: str, kinds: tuple[str, ...], bound: int, readings: tuple[str, ..
             with open(output, "w", encoding="utf-8") as fh:
                 fh.write(shown if shown.endswith("\n") else shown + "\n")
         except OSError as e:
-            _fail(f"cannot write {output}: {e}")
+            fail(f"cannot write {output}: {e}")
     else:
         click.echo(shown)
     sys.exit(1 if any(not f.resolved for r in runs for f in r.findings) else 0)

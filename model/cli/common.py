@@ -28,33 +28,33 @@ EXIT_CODES = (EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_UNDECIDED, EXIT_M
 READING_HELP = "Choose a reading of a clause, CLAUSE=READING (repeatable); `rulings games --readings` lists them."
 
 
-def _fail(message: str) -> None:
+def fail(message: str) -> None:
     click.echo(f"rulings: {message}", err=True)
     sys.exit(EXIT_USAGE)
 
 
-def _load(game: str, readings: tuple[str, ...]) -> Spec:
+def load_game(game: str, readings: tuple[str, ...]) -> Spec:
     choices = {}
     for r in readings:
         clause, eq, name = r.partition("=")
         if not eq or not clause or not name:
-            _fail(f"--reading takes CLAUSE=READING, got {r!r}")
+            fail(f"--reading takes CLAUSE=READING, got {r!r}")
         if clause in choices:
-            _fail(f"--reading names clause {clause!r} twice ({choices[clause]} and {name}); "
+            fail(f"--reading names clause {clause!r} twice ({choices[clause]} and {name}); "
                   "give one reading per clause")
         choices[clause] = name
     try:
         return load(game, choices)
     except FileNotFoundError as e:
-        _fail(str(e.args[0]) if e.args else str(e))
+        fail(str(e.args[0]) if e.args else str(e))
     except SpecErrors as e:
-        _fail("the spec has errors:\n" + str(e))
+        fail("the spec has errors:\n" + str(e))
     except ReadingError as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 @contextmanager
-def _progress(message: str, quiet: bool):
+def progress_bar(message: str, quiet: bool):
     """A spinner on stderr while a slow step runs (only when stderr is a terminal)."""
     if quiet or not sys.stderr.isatty():
         yield

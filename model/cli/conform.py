@@ -17,7 +17,7 @@ def _playable(spec, table: bool = False) -> bool:
     question of play open. With `table`, a game with a shared table of melds is asked the
     table question alone (False returned) instead."""
     from rulings import kernel
-    from .common import _fail
+    from .common import fail
 
     open_ = kernel.rules(spec).unanswered()
     if open_ and table:
@@ -28,7 +28,7 @@ def _playable(spec, table: bool = False) -> bool:
     if open_:
         from rulings.kernel.vocabulary import question
 
-        _fail(f"conformance covers games the kernel plays whole, and {spec.game}'s spec leaves open: "
+        fail(f"conformance covers games the kernel plays whole, and {spec.game}'s spec leaves open: "
               + "; ".join(question(q) for q in open_))
     return True
 
@@ -58,21 +58,21 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
       rulings vectors tick -o vectors/big --size 5
       rulings vectors tick -o vectors/strict --reading wild-limit=per-lay-down
     """
-    from .common import _fail, _load, _progress
+    from .common import fail, load_game, progress_bar
 
     from ..checks import vectors as vec
     from ..executor import ExecutorError, session
 
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     whole = _playable(spec, table=True)
     t0 = time.perf_counter()
-    with _progress("writing vectors", as_json):
+    with progress_bar("writing vectors", as_json):
         if whole:
             try:
                 with session(executor, workers, scheduler):      # one Dask cluster for every search
                     docs = vec.generate(spec, size, workers=workers, executor=executor, scheduler=scheduler)
             except ExecutorError as e:
-                _fail(str(e))
+                fail(str(e))
         else:                           # the table question alone: the turn rules are still prose
             from ..checks import vectors_table
 
@@ -163,7 +163,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     \b
     With --self-test: exit 0 when every playable mutant is killed, 1 when some survive.
     """
-    from .common import _fail, _load
+    from .common import fail, load_game
 
     from ..checks import adapters, conform as run, conform_report, vectors as vec
     from ..executor import ExecutorError, session
@@ -171,39 +171,39 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     ends = time.monotonic() + deadline
     if self_test:
         if adapter or cmd:
-            _fail("--self-test runs the spec's own mutants; leave out --adapter and --cmd")
+            fail("--self-test runs the spec's own mutants; leave out --adapter and --cmd")
         try:
             with session(executor, workers, scheduler):
                 return _self_test(game, folder, random_cases, seed, readings, as_json,
                                   dict(workers=workers, executor=executor, scheduler=scheduler))
         except ExecutorError as e:
-            _fail(str(e))
+            fail(str(e))
     if bool(adapter) == bool(cmd):
-        _fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
+        fail("name the implementation under test with exactly one of --adapter MODULE:FACTORY and --cmd COMMAND")
     docs = None
-    table_only = not _playable(_load(game, readings), table=True)
+    table_only = not _playable(load_game(game, readings), table=True)
     if folder:
         docs = _read_vectors(folder, table_only)
         m = docs["manifest.json"]
-        if m["spec"]["game"] != _load(game, ()).game:
-            _fail(f"the vectors in {folder} are for {m['spec']['game']}, not {game}")
+        if m["spec"]["game"] != load_game(game, ()).game:
+            fail(f"the vectors in {folder} are for {m['spec']['game']}, not {game}")
         if readings:
-            asked = _load(game, readings).chosen
+            asked = load_game(game, readings).chosen
             if dict(asked) != m["readings"]:
-                _fail(f"the vectors in {folder} were made under other readings; make them again with "
+                fail(f"the vectors in {folder} were made under other readings; make them again with "
                       f"`rulings vectors {game} --reading ...` or leave out --reading")
         try:
             spec = vec.spec_of(docs)
         except Exception as e:   # noqa: BLE001  (the manifest names a spec or readings that do not load)
-            _fail(f"the vectors in {folder} name a spec that cannot be loaded: {e}")
+            fail(f"the vectors in {folder} name a spec that cannot be loaded: {e}")
     else:
-        spec = _load(game, readings)
+        spec = load_game(game, readings)
     table_only = not _playable(spec, table=True)
     try:
         impl = adapters.load(adapter, cmd, timeout=timeout, game=spec.game, deadline=ends)
         impl.start()
     except adapters.AdapterError as e:
-        _fail(str(e))
+        fail(str(e))
     hold = contextlib.ExitStack()
     try:
         hold.enter_context(session(executor, workers, scheduler))      # one Dask cluster for every round
@@ -227,7 +227,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
                                          progress=lambda m: status.update(f"conform: {m}"), **kw)
             _table_too(spec, impl, folder, random_cases, seed, report)
     except ExecutorError as e:
-        _fail(str(e))
+        fail(str(e))
     finally:
         hold.close()
         impl.close()
@@ -258,29 +258,29 @@ def _table_too(spec, impl, folder, random_cases, seed, report) -> None:
 def _read_vectors(folder: str, table_only: bool = False) -> dict:
     """A vectors folder as `vectors.read` gives it (`vectors_table.read` for the table
     question alone); exit 2 saying what is wrong with it."""
-    from .common import _fail
+    from .common import fail
 
     from ..checks import vectors as vec, vectors_table
 
     try:
         return vectors_table.read(folder) if table_only else vec.read(folder)
     except vec.VectorError as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 def _self_test(game, folder, random_cases, seed, readings, as_json, where) -> None:
-    from .common import _fail, _load
+    from .common import fail, load_game
 
     from ..checks import selftest
 
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     _playable(spec)
     docs = None
-    table_only = not _playable(_load(game, readings), table=True)
+    table_only = not _playable(load_game(game, readings), table=True)
     if folder:
         docs = _read_vectors(folder, table_only)
         if docs["manifest.json"]["spec"]["game"] != spec.game or docs["manifest.json"]["readings"] != dict(spec.chosen):
-            _fail(f"the vectors in {folder} were made for another game or under other readings")
+            fail(f"the vectors in {folder} were made for another game or under other readings")
     if as_json or not sys.stderr.isatty():
         result = selftest.self_test(spec, random_cases, seed, docs, **where)
     else:

@@ -34,12 +34,12 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
       rulings faq tick --format html -o tick-faq.html
       rulings faq tick --format json
     """
-    from .common import _fail, _load
+    from .common import fail, load_game
 
     from ..checks import faq as faq_mod
     from ..checks.faq_render import RENDERERS
 
-    spec = _load(game, ())
+    spec = load_game(game, ())
     if questions is not None:
         _readable(questions)
     try:
@@ -51,9 +51,9 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
         else:
             built = faq_mod.build(spec, questions)
     except FileNotFoundError as e:
-        _fail(str(e.args[0]) if e.args else str(e))
+        fail(str(e.args[0]) if e.args else str(e))
     except faq_mod.FaqError as e:
-        _fail("the FAQ questions cannot be answered:\n  " + "\n  ".join(e.problems))
+        fail("the FAQ questions cannot be answered:\n  " + "\n  ".join(e.problems))
     for m in built.missing_links:
         click.echo(f"rulings faq: warning: {m}", err=True)
     text = RENDERERS[fmt](built)
@@ -61,7 +61,7 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
         try:
             Path(output).write_text(text, encoding="utf-8")
         except OSError as e:
-            _fail(f"cannot write {output}: {e.strerror or e}")
+            fail(f"cannot write {output}: {e.strerror or e}")
         click.echo(f"{len(built.entries)} answers written to {output}", err=True)
     else:
         click.echo(text, nl=False)
@@ -72,13 +72,13 @@ def _readable(path: str) -> None:
     /dev/zero), UTF-8, no whole number longer than Python reads. (What it holds is
     checked when the questions are answered.)"""
     from ..specfile import FileProblem, SpecErrors, read_text, too_long_number
-    from .common import _fail
+    from .common import fail
 
     try:
         text = read_text(path, what="a questions file")
     except SpecErrors as e:
         err = e.errors[0]
-        _fail("the FAQ questions cannot be answered:\n  " + (f"{path}: {err.message}" if isinstance(err, FileProblem)
+        fail("the FAQ questions cannot be answered:\n  " + (f"{path}: {err.message}" if isinstance(err, FileProblem)
                                                                else str(err)))
     import yaml
 
@@ -90,4 +90,4 @@ def _readable(path: str) -> None:
         pass   # answered, with its place, when the questions are read
     except ValueError:   # a whole number too long for Python to read: the parser's error has no place
         long = too_long_number(text, path)
-        _fail("the FAQ questions cannot be answered:\n  " + (str(long) if long else f"{path}: not valid YAML"))
+        fail("the FAQ questions cannot be answered:\n  " + (str(long) if long else f"{path}: not valid YAML"))

@@ -11,7 +11,7 @@ from ..cards import CardError
 from ..melds import Verdict
 from ..spec import Spec, derived
 from ..specfile import NotRegularFile, SpecErrors, open_regular, parse_json
-from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, _fail, _load, _progress
+from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, READING_HELP, fail, load_game, progress_bar
 
 
 def engine_module(name: str):
@@ -41,7 +41,7 @@ def _contract(spec: Spec, level: int | None, initial: bool):
     try:
         return contract_of(spec, level, initial)
     except BadQuery as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 def _rests_on(spec: Spec, contract) -> list[str]:
@@ -122,7 +122,7 @@ def _hand(spec: Spec, cards: tuple[str, ...]):
     try:
         return hand_of(spec, cards)
     except BadQuery as e:
-        _fail(str(e))
+        fail(str(e))
 
 
 def lay_json(spec: Spec, contract, v: Verdict, cards_in: list[str]) -> dict:
@@ -152,9 +152,9 @@ def _batch(spec: Spec, engine: str, source, ask, render) -> None:
     try:
         stream = getattr(sys.stdin, "buffer", sys.stdin) if source == "-" else open_regular(source)
     except NotRegularFile as e:
-        _fail(f"cannot read {source}: {e.strerror} (for a stream, give - and send it to standard input)")
+        fail(f"cannot read {source}: {e.strerror} (for a stream, give - and send it to standard input)")
     except OSError as e:
-        _fail(f"cannot read {source}: {e.strerror or e}")
+        fail(f"cannot read {source}: {e.strerror or e}")
     with stream:
         for number, line in enumerate(_bounded_lines(stream, source), 1):
             if not isinstance(line, UnicodeDecodeError) and not line.strip():
@@ -220,7 +220,7 @@ def _bounded_lines(stream, source: str):
             return
         number += 1
         if len(line) > MAX_LINE:
-            _fail(f"{source}: line {number} is longer than {MAX_LINE:,} bytes; a query is far shorter")
+            fail(f"{source}: line {number} is longer than {MAX_LINE:,} bytes; a query is far shorter")
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -229,7 +229,7 @@ def _bounded_lines(stream, source: str):
 
 def _no_cards_with_batch(cards, level, initial) -> None:
     if cards or level is not None or initial:
-        _fail("with --batch the cards, level and initial meld come from the file's lines, not the command line")
+        fail("with --batch the cards, level and initial meld come from the file's lines, not the command line")
 
 
 _common = [
@@ -274,14 +274,14 @@ def meld(game, level, initial, readings, engine, as_json, batch, cards):
       rulings meld tick --level 2 --reading level-sets-same-rank=distinct 5 5 5 5 5 5
       rulings meld tick --batch hands.jsonl
     """
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
         _batch(spec, engine, batch, lambda d, c, h: d.decide(spec, c, h),
                lambda c, v, cards: verdict_json(spec, c, v, cards))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
-    with _progress("deciding", as_json):
+    with progress_bar("deciding", as_json):
         v = engine_module(engine).decide(spec, contract, hand)
     data = verdict_json(spec, contract, v, list(cards))
     if as_json:
@@ -318,14 +318,14 @@ def lay(game, level, initial, readings, engine, as_json, batch, cards):
       rulings lay tick --level 8 1 1 1 1 1 1 2 2 2 2 2
       rulings lay tick --batch - < hands.jsonl
     """
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     if batch is not None:
         _no_cards_with_batch(cards, level, initial)
         _batch(spec, engine, batch, lambda d, c, h: d.best_lay(spec, c, h),
                lambda c, v, cards: lay_json(spec, c, v, cards))
     contract = _contract(spec, level, initial)
     hand = _hand(spec, cards)
-    with _progress("searching for the best lay-down", as_json):
+    with progress_bar("searching for the best lay-down", as_json):
         v = engine_module(engine).best_lay(spec, contract, hand)
     data = lay_json(spec, contract, v, list(cards))
     discard = data["discard"]

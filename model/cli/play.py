@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, _fail, _load
+from .common import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_UNDECIDED, READING_HELP, fail, load_game
 from .scale import scale_options
 
 VERDICT_EXIT = {"legal": EXIT_OK, "illegal": EXIT_NO, "undecided": EXIT_UNDECIDED}
@@ -63,14 +63,14 @@ def judge(game, scenario_file, readings, as_json):
     from .. import kernel, scenario as sc
     from ..kernel.codec import move_words, state_to_doc
 
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     choices = dict(r.split("=", 1) for r in readings)
     try:
         data = sc.read_file(scenario_file)
         scen = sc.load(data, spec, choices)
         j = sc.judge(scen)
     except sc.ScenarioError as e:
-        _fail(f"{scenario_file}: the scenario cannot be judged:\n  " + "\n  ".join(e.problems))
+        fail(f"{scenario_file}: the scenario cannot be judged:\n  " + "\n  ".join(e.problems))
     out = judgement_document(scen, j)
     differences = out["expect"]["differences"] if "expect" in out else []
     if as_json:
@@ -159,15 +159,15 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json, workers
     """
     from .. import kernel, simulate as sim
 
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     try:
         lo, hi = kernel.rules(spec).players_range()
     except kernel.Undecided as e:
-        _fail(f"{spec.game} cannot be played from its spec: {e.question}")
+        fail(f"{spec.game} cannot be played from its spec: {e.question}")
     if not lo <= n <= hi:
-        _fail(f"--players {n}: {spec.title} is for {lo} to {hi} players (clause {spec.rule('players')[0]})")
+        fail(f"--players {n}: {spec.title} is for {lo} to {hi} players (clause {spec.rule('players')[0]})")
     if not 1 <= games <= sim.MAX_GAMES:
-        _fail(f"--games {games}: from 1 to {sim.MAX_GAMES:,} games in a run (for more, run again with other "
+        fail(f"--games {games}: from 1 to {sim.MAX_GAMES:,} games in a run (for more, run again with other "
               "seeds)")
     from ..executor import ExecutorError
 
@@ -179,12 +179,12 @@ def simulate(game, n, games, seed, player, max_moves, readings, as_json, workers
             plays, out = sim.play_games(spec, n, games, seed, player, max_moves, executor, workers, scheduler,
                                         progress)
         except (ExecutorError, sim.RunError) as e:
-            _fail(str(e))
+            fail(str(e))
         try:
             for g in plays:
                 summary.add(g)
         except ExecutorError as e:
-            _fail(str(e))
+            fail(str(e))
         except KeyboardInterrupt:
             plays.close()                # every worker stopped before a word is said
             click.echo(f"rulings: interrupted: {summary.games} of {games} games played"

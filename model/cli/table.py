@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..cards import CardError
-from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, _fail, _load
+from .common import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, READING_HELP, fail, load_game
 from .melds import BadQuery, engine_module
 
 NOTATION = ("Melds are separated by '|', cards by spaces or commas, in the game's card tokens "
@@ -94,11 +94,11 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
       rulings play rummikub --table "k7 k8 k9" --hand "r10 r11 r12 o13 b13 k13" --initial
     """
     engine_module(engine)
-    spec = _load(game, readings)
+    spec = load_game(game, readings)
     try:
         data, code = table_document(spec, table_text, hand_text, new_text, initial, by, engine)
     except BadQuery as e:
-        _fail(str(e))
+        fail(str(e))
     if as_json:
         click.echo(json.dumps(data, indent=2))
     elif new_text is not None:
