@@ -34,7 +34,7 @@ from .bmc import Model, NotModelled, complete_horizon
 from .findings import Finding
 from .tempo import level_table, levels, reach, run
 from .bmc_replay import layable
-from .claim_finding import finding, word
+from .claim_finding import finding, word as claim_word
 from .claims_layout import fits
 
 
@@ -73,7 +73,7 @@ def _deal_cards(spec, cid, args, t0):
         note = (f"; clause {cb} counts the exact deal as {counted}, "
                 + ("the same" if counted == x["deal_cards"] else "which is not what the deal takes"))
     also = [r.clause("deal.cards_each"), r.clause("deal.face_up"), spec.rule("pack")[0], spec.rule("decks")[0]]
-    return finding(spec, cid, holds, f"{word(holds)}: {told}{note}", t0, witness,
+    return finding(spec, cid, holds, f"{claim_word(holds)}: {told}{note}", t0, witness,
                     "the kernel dealt a round and counted the cards that left the deck and those in each hand", also)
 
 
@@ -85,7 +85,7 @@ def _deck_cards(spec, cid, args, t0):
     bad = {n: k for n, k in counts.items() if k != want}
     holds = not bad
     sizes = sorted(set(counts.values()))
-    verdict = (f"{word(holds)}: the deck holds {'/'.join(map(str, sizes))} cards"
+    verdict = (f"{claim_word(holds)}: the deck holds {'/'.join(map(str, sizes))} cards"
                + (f" for {', '.join(map(str, sorted(bad)))} players" if bad and len(bad) < len(counts) else "")
                + ("" if holds else f", not {want}"))
     return finding(spec, cid, holds, verdict, t0, {"deck_cards": counts},
@@ -152,7 +152,7 @@ def _score(spec, cid, args, t0):
     holds = got == int(args["equals"])
     terms = {name: values[me] for name, values in res.terms}
     shown = {zid: spec.cards.tokens(kernel.counts(c, width)) for zid, c in fills.items()}
-    return finding(spec, cid, holds, f"{word(holds)}: a player holding these cards scores {got} by clause "
+    return finding(spec, cid, holds, f"{claim_word(holds)}: a player holding these cards scores {got} by clause "
                     f"{r.clause('scoring.round')}" + ("" if holds else f" (the claim says {args['equals']})"), t0,
                     dict(terms, placed=shown, score=got),
                     "cards of those values put in the player's zones, the round scored by the kernel",
@@ -172,7 +172,7 @@ def _meld(spec, cid, args, t0):
         return finding(spec, cid, None, f"the deciders disagree (reference {v.legal}, Z3 {z.legal})", t0)
     holds = v.legal == args["legal"]
     word = "legal" if v.legal else "illegal"
-    return finding(spec, cid, holds, f"{word(holds)}: {' '.join(map(str, args['cards']))} is {word} {where}", t0,
+    return finding(spec, cid, holds, f"{claim_word(holds)}: {' '.join(map(str, args['cards']))} is {word} {where}", t0,
                     {"cards": [str(c) for c in args["cards"]], "level": level, "legal": v.legal,
                      "violations": [x.clause for x in z.violations]}, "the reference and Z3 deciders",
                     ([spec.rule("levels")[0]] if level is not None else []) + [x.clause for x in z.violations])
@@ -299,7 +299,7 @@ def _wins(spec, cid, args, t0, bound, mdl: Model):
                         got.evidence(spec), how, also)
     me = _seat(spec, got.plan.seat, n)
     won = got.final.over and me in got.final.winners
-    verdict = (f"{word(won)}: a player at level {level} who ends the round by {what} "
+    verdict = (f"{claim_word(won)}: a player at level {level} who ends the round by {what} "
                + ("wins: the game ends and names them" if won else
                   "does not win: " + ("the game goes on" if not got.final.over else
                                       f"the winners are seats {list(got.final.winners)}")))
@@ -350,7 +350,7 @@ def _advance(spec, cid, args, t0, bound, mdl: Model):
              "neither": after[idle_seat] - state.counter(counter, idle_seat)}
     want = {k: int(args[k]) for k in ("went_out", "down", "neither") if k in args}
     holds = all(moved[k] == v for k, v in want.items())
-    verdict = (f"{word(holds)}: at the round's end {counter} moves by {moved['went_out']:+d} for the player who went "
+    verdict = (f"{claim_word(holds)}: at the round's end {counter} moves by {moved['went_out']:+d} for the player who went "
                f"out, {moved['down']:+d} for one who laid, {moved['neither']:+d} for one who did not")
     witness = dict(got.evidence(spec), moved=moved, seats={"went_out": out_seat, "down": down_seat,
                                                             "neither": idle_seat})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rulings import kernel
 from rulings.kernel import layout
 
-from .claim_finding import finding, word
+from .claim_finding import finding, word as claim_word
 
 
 def _fitting(spec, n: int) -> dict[str, list]:
@@ -47,7 +47,7 @@ def fits(spec, cid, args, t0):
         want = [spec.cards.parse([str(x)])[0].token for x in args["none"]]
         holds = not any(fitting[w] for w in want)
         said = f"none of {' '.join(want)} can be placed"
-    verdict = (f"{word(holds)}: in a layout of {n} face-down position(s) {said}; the kernel places "
+    verdict = (f"{claim_word(holds)}: in a layout of {n} face-down position(s) {said}; the kernel places "
                f"{' '.join(fit) or 'no card'}")
     r = kernel.rules(spec)
     fill = next(m for m in r.moves.values() if m.mechanic == "fill")

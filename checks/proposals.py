@@ -21,7 +21,7 @@ from .text_cues import KIND_WORDS
 from .text_readings import TextSearch, kinds
 
 
-RANK = {"number": 0, "modality": 1, "time": 2, "scope": 3, "or": 4, "pronoun": 5, "term": 6}   # which cue leads
+CUE_ORDER = {"number": 0, "modality": 1, "time": 2, "scope": 3, "or": 4, "pronoun": 5, "term": 6}   # which cue leads
 
 
 def _value(v) -> str:
@@ -35,7 +35,7 @@ def reading_words(alt, value) -> str:
 
 def proposal(spec, alt, finding: Finding, ts: TextSearch) -> Finding:
     """The what-if finding of an alternative the text supports, as a proposed reading."""
-    cues = sorted(ts.support(alt), key=lambda c: (RANK.get(c.kind, 9), c.book, c.line))
+    cues = sorted(ts.support(alt), key=lambda c: (CUE_ORDER.get(c.kind, 9), c.book, c.line))
     clause = spec.clauses[alt.clause]
     lead = cues[0]
     kind = kinds().get(lead.kind) or {}

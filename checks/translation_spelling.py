@@ -158,9 +158,9 @@ def suspicious(text: str, lang: str, line: int, others: tuple = (), where: str |
             score = freq - scan.costs.get(slip, 3.0)
             # the likelier slip first (a scan's confusion, a mark, two words run together, a letter off),
             # then the likelier word
-            rank = (-SLIPS.index(slip), score)
-            if score > here + scan.margin and (best is None or rank > best[3]):
-                best = (cand, slip, score, rank)
+            order = (-SLIPS.index(slip), score)
+            if score > here + scan.margin and (best is None or order > best[3]):
+                best = (cand, slip, score, order)
         if best is not None:
             likely = best[0]
             if word[0].isupper() and likely[0].islower():

@@ -134,7 +134,7 @@ def _boards(state: State, r) -> Iterable[str]:
         return
     try:
         sides = len(set(board.sides(state.spec, state.players)))
-        said = f"{state.players} players form {sides} side(s), chips 0-{sides - 1} (clause {r.clause(f'teams.{state.players}')})"
+        said = f"{state.players} players form {sides} side(s), numbered 0-{sides - 1} (clause {r.clause(f'teams.{state.players}')})"
     except Undecided:
         sides = state.players
         said = f"{state.players} players"

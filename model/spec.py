@@ -28,7 +28,7 @@ RULEBOOKS_ENV = "RULINGS_RULEBOOKS"
 RESTRICTIONS = {
     "meld_kind.same": "the cards of a meld need not share any attribute's value",
     "meld_kind.distinct": "the cards of a meld may share attribute values",
-    "meld_kind.run": "the cards of a meld need not follow in sequence",
+    "meld_kind.run": "the cards of a meld need not run in sequence",
     "meld_kind.size": "a meld of the kind may hold any number of cards",
     "meld_kind.where": "a meld of the kind meets no further condition",
     "constraint.kinds": "the constraint holds for melds of every kind",

@@ -20,7 +20,7 @@ _WHERE = {"check_stalled": "flow", "end_round": "flow", "level_scores": "flow", 
           "apply_traced": "moves", "legal_moves": "moves", "new_game_traced": "moves", "OVER": "state",
           "Refusal": "state", "RoundResult": "state", "State": "state", "add": "state", "cards_of": "state",
           "counts": "state", "remove": "state", "Basis": "trace", "alt_spec": "trace", "traced": "trace",
-          "MECHANICS": "vocabulary"}
+          "MECHANICS": "registry", "ZONE_KINDS": "registry"}
 
 __all__ = sorted([*_WHERE, "KernelError", "Rules", "Undecided", "rules"])
 

@@ -290,6 +290,12 @@ class Rules:
     def _start(self, cnt: str, typ: str, start):
         """A variable's start value as the state holds it (an attribute's value as its code)."""
         attrs = self.spec.cards.attributes
+        if typ in ("number", "seat") and (isinstance(start, bool) or not isinstance(start, int)):
+            if typ == "seat" and start is None:
+                return None
+            self.err(f"counters.{cnt}.start", f"counter {cnt!r} starts at {start!r}: expected a whole number"
+                     + (" (a seat, or null while unset)" if typ == "seat" else ""))
+            return 0
         if typ == "number":
             return int(start)
         if start is None:

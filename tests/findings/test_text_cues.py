@@ -48,8 +48,8 @@ def test_an_article_is_no_pronoun_and_no_number():
 
 
 def test_two_lines_stating_one_rule_differently():
-    cues = cues_of("b.txt", 1, "en", "Lay any subsequent 3 card sets.") + \
-        cues_of("b.txt", 2, "en", "They may also lay other sets of three or more like cards.")
+    cues = cues_of("b.txt", 1, "en", "Put down more 3 card sets later.") + \
+        cues_of("b.txt", 2, "en", "Then further groups of three or more alike may go down as well.")
     said = restatements(cues)
     assert any(r.kind == "number" and r.first == 1 and r.second == 2 for r in said), said
 

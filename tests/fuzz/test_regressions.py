@@ -45,7 +45,7 @@ JUDGED = {
         "laid[1]: must be 0 to 1,000,000, got a number of 31 digits (move play adds the points laid to it; "
         "clause scoring)"]),
     "sequence-numbers-chip-of-no-side.yaml": ("judge sequence-numbers", [
-        "board: row 0, column 3: a chip of side 7, but 2 players form 2 side(s), chips 0-1 (clause chip-sets)"]),
+        "board: row 0, column 3: a chip of side 7, but 2 players form 2 side(s), numbered 0-1 (clause chip-sets)"]),
     "questions-not-a-list.yaml": ("faq tick --questions", [
         "the FAQ questions cannot be answered:",
         "questions: a list of questions, each a mapping (id, topic, ask, form, about, links, scenario, meld, "

@@ -109,7 +109,7 @@ def test_games_json():
 
 def test_validate_packaged_specs():
     out = run("validate", code=0).stdout
-    assert out.startswith("ok: ")
+    assert out.splitlines()[-1].startswith("ok: ")     # after the informal clauses, listed
     for game in packaged_games():
         assert game in out
 

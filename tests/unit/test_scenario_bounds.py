@@ -119,7 +119,7 @@ def test_a_chip_of_a_side_that_does_not_exist_is_refused():
     data = doc("sequence-numbers", "cover-matching-space.yaml")
     data["board"][0] = "*..7.....*"
     problems = refused(data, "sequence-numbers")
-    assert problems == ["board: row 0, column 3: a chip of side 7, but 2 players form 2 side(s), chips 0-1 "
+    assert problems == ["board: row 0, column 3: a chip of side 7, but 2 players form 2 side(s), numbered 0-1 "
                         "(clause chip-sets)"], problems
 
 

@@ -71,7 +71,7 @@ def test_a_stalled_level_is_counted_as_such_stalled_level():
 def test_a_move_cap_reports_unfinished_games(tick):
     rep = sim.run(tick, 2, 1, seed=1, max_moves=50)
     assert rep["unfinished"] == 1 and rep["final"]["scores"]["mean"] is None
-    assert "1 unfinished" in sim.format_report(rep)
+    assert "1 stopped at the move cap" in sim.format_report(rep)
 
 
 def test_simulate_command_is_deterministic_and_checks_its_input():

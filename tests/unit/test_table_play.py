@@ -143,6 +143,7 @@ def _no_reuse(tmp_path):
     data = yaml.load((root / "spec" / "rummikub.yaml").read_text(encoding="utf-8"), Loader=Loader)
     del data["clauses"]["joker-reuse"]["moves"]
     data["clauses"]["joker-reuse"]["says"] = "A joker won from the table may go anywhere on it (a variant)."
+    data["clauses"]["joker-reuse"]["informal"] = {"why": "a won joker may go anywhere", "affects_play": False}
     out = tmp_path / "no-reuse.yaml"
     out.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return load(str(out))
