@@ -40,6 +40,7 @@ def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
             r.need("turn.after_shared_win", f"seats {won}, {', '.join(map(str, results[-1].also_out))} won")
         return won
     first = r.need("turn.first")
+    trace.rest(r.clause("turn.first"), "who plays first", "deal")
     return dealer if first == "dealer" else next_seat(spec, dealer, n)
 
 
@@ -96,6 +97,7 @@ def deal(spec, seed: int, round_: int, dealer: int, n: int, counters: tuple, inp
     r = rules(spec)
     deck = r.deck(n)
     trace.rest(spec.rule("pack")[0], "the cards in the deck", "deal")
+    trace.rest(spec.rule("decks")[0], "how many packs make the deck", "deal")
     order_kind = r.need("deal.order")
     trace.rest(r.clause("deal.order"), "who gets which cards of the shuffled deck", "deal")
     step = r.step()
@@ -452,6 +454,8 @@ def after_draw(state: State) -> State:
 def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
     r = rules(state.spec)
     n = state.players
+    for part in ("scoring.round", "scoring.terms", "scoring.into"):
+        trace.rest(r.clause(part), "how the round is scored")
     terms = []
     for name, expr in r.terms.items():
         terms.append((name, tuple(int(evaluate(expr, state, s, went_out=_is_out(s, went_out))) for s in range(n))))
@@ -546,12 +550,14 @@ def _game_over(state: State, went_out: int | None) -> bool:
         raise Undecided("when does the game end?", "game_end")
     if r.game_end_when is None:
         return False
+    trace.rest(r.clause("game_end.when"), "whether the game ends")
     return bool(_qualifies(state, r.game_end_when, went_out))
 
 
 def _winners(state: State, went_out: int | None, expr=None) -> tuple[int, ...]:
     r = rules(state.spec)
     how = r.need("game_end.winner")
+    trace.rest(r.clause("game_end.winner"), "who wins the game")
     if how == "qualifying":
         return tuple(_qualifies(state, expr or r.game_end_when, went_out))
     seats = list(range(state.players))

@@ -56,9 +56,8 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
     if decl is None:
         raise KernelError(f"{state.spec.game} has no move {move.id!r}; its moves: {', '.join(r.moves)}")
     if decl.phase != state.phase:
-        phase = r.phases.get(state.phase)
         now = [m.id for m in r.moves.values() if m.phase == state.phase]
-        return Refusal((phase.clause if phase else decl.clause,),
+        return Refusal(_phase_clauses(r, state, decl),
                        f"{move.id} is not a move of this part of the turn ({state.phase}); now: {', '.join(now) or 'none'}")
     mech = mechanic(decl.mechanic)
     arg = move.arg
@@ -73,6 +72,20 @@ def apply(state: State, move: Move) -> Union[State, Refusal]:
     if isinstance(out, State):
         out = flow.game_over_at_once(out)
     return out
+
+
+def _phase_clauses(r, state: State, decl) -> tuple:
+    """The clauses a move out of its part of the turn breaks: those that put the turn in
+    the part it is in (its own `when`, the moves leading to it, a turn starting in it),
+    and the one that declares that part."""
+    phase = r.phases.get(state.phase)
+    led = [r.clause(f"moves.{m.id}.then") for m in r.moves.values() if m.then == state.phase and m.phase != state.phase]
+    if phase is not None and phase.when is not None:
+        led.insert(0, phase.clause)
+    if r.get("turn.starts_with") == state.phase:
+        led.append(r.clause("turn.starts_with"))
+    out = tuple(dict.fromkeys(c for c in led + [phase.clause if phase else None] if c))
+    return out or (decl.clause,)
 
 
 def apply_traced(state: State, move: Move):
