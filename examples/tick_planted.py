@@ -51,6 +51,8 @@ def ordered(cards) -> list[str]:
 
 
 class TickPlanted:
+    protocol = 3            # the conformance protocol version it speaks (docs/conformance.md)
+
     def __init__(self, *plant: str):
         self.plant = set(plant or PLANTED)
         self.rng = random.Random(0)
@@ -124,10 +126,20 @@ class TickPlanted:
         return "first-turn-out" in self.plant or s["turns_finished"] >= len(s["hands"])
 
     def end_level(self, s):
-        s["phase"] = "level_over"
-        # the deal passes to the left after each level; after the eighth the game is over
-        s["next_dealer"] = None if s["level"] >= 8 else (s["dealer"] + 1) % len(s["hands"])
-        return {"legal": True, "state": s, "scores": self.score(s)}
+        """The level's end (protocol version 3): after the eighth the game is over and the
+        most points win (equal tops share); else the deal passes to the left, the dealer's
+        left starts, the level goes up, chips carry over, the scores go onto the totals."""
+        n = len(s["hands"])
+        scores = self.score(s)
+        totals = [t + x for t, x in zip(s.get("scores") or [0] * n, scores)]
+        if s["level"] >= 8:
+            s.update(phase="over", next_dealer=None, winners=[i for i, t in enumerate(totals) if t == max(totals)])
+        else:
+            dealer = (s["dealer"] + 1) % n
+            s.update(phase="round_over", next_dealer=dealer,
+                     next_round={"to_play": (dealer + 1) % n, "chips": list(s["chips"]), "level": s["level"] + 1,
+                                 "scores": totals})
+        return {"legal": True, "state": s, "scores": scores}
 
     def move(self, state, mv):
         s = copy.deepcopy(state)
