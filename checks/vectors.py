@@ -63,6 +63,9 @@ UNASKED = {
 }
 
 
+NO_SCORE = "the game keeps no score, so no question asks one"
+
+
 class VectorError(ValueError):
     """A vectors folder that cannot be read: missing files, another format or version."""
 
@@ -218,8 +221,10 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         out.append(decl.clause)
     from rulings.kernel import board
 
-    if decl.mechanic in board.MECHANICS:
+    if decl.mechanic in board.MECHANICS or decl.mechanic == "fill":     # where to: the spaces, the positions
         out += board_consulted(state, move, after)
+        if decl.mechanic == "fill" or "match" in decl.f:        # named by the card's own attribute
+            out.append(spec.rules("cards")[0][0])
     if after.over and not ended:            # the game ended at once, on the move
         out += [c("game_end.at_once"), c("game_end.winner")]
     if ended:
@@ -231,11 +236,26 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         out.append(c("round_end"))
         if not (after.over and len(after.results) == len(state.results) + 1):
             out.append(c("dealer.next"))       # the round-over answer names the next dealer ...
+            out += next_round_clauses(r, res)  # ... and the next round's set-up
         else:
             out += [c("game_end.when"), c("game_end.winner")]     # ... or none: the game is over, and who won
     if after.over and len(after.winners) > 1 and r.has("tie"):
         out.append(c("tie.then"))              # equal tops: the tie rule says who wins
     return [x for x in dict.fromkeys(out) if x]
+
+
+def next_round_clauses(r, res) -> list[str]:
+    """The clauses that decide the next round's set-up after the round `res` (a round_over
+    answer's `next_round`): who plays first, the counters advanced, scores added, reset."""
+    c = r.clause
+    out = [c("turn.after_win") if res.went_out is not None and r.get("turn.after_win") else c("turn.first")]
+    if res.also_out:
+        out.append(c("turn.after_shared_win"))
+    out += [c(f"round_end.advance.{cid}") or c("round_end.advance") for cid, _ in res.advanced]
+    if r.get("scoring.into") and any(res.scores):
+        out.append(c("scoring.into"))
+    out += [cnt.clause for cnt in r.counters.values() if cnt.reset == "round"]
+    return out
 
 
 def board_consulted(state: kernel.State, move, after) -> list[str]:
@@ -519,6 +539,11 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), reached: d
     for _ in range(100 * size):
         state = cases.game_situation(spec, ch)
         consider(state, cases.candidate_move(spec, state, ch))
+    for seed in range(1 + size):              # every move of games.json's games that ends a round or the game
+        states, moves = cases.seeded_game(spec, seed)
+        for before, move, after in zip(states, moves, states[1:]):
+            if len(after.results) > len(before.results) or after.over:
+                consider(before, move)
     for state, move, fid in witnesses:
         key = consider(state, move, fid)
         if fid is None and key is not None:
@@ -924,6 +949,8 @@ def coverage(spec: Spec, docs: dict) -> tuple[dict, dict]:
             continue
         keys = list(spec.formal(cid)) or list(c.formal)
         why = next((UNASKED[k] for k in keys if k in UNASKED), None)
+        if keys == ["scoring"] and (spec.formal(cid).get("scoring") or {}).get("kept") is False:
+            why = NO_SCORE
         uncovered[cid] = why or ("no situation the generator tried exercises it" if keys else
                                  "it carries no formal rule")
     return covered, uncovered

@@ -10,8 +10,8 @@ different, enumerated from the spec's declarations (nothing here names a game):
   is counted per turn (`per_turn`);
 - `left`: what else the player may do (no other move, only one named move, several),
   for a move whose rule depends on it (`only_if`, `instead_of`, or another move of its
-  phase is `compulsory`); and `turn` and `left` together, since a once-a-turn move spent
-  changes what is left;
+  phase is `compulsory`), in a question that reaches that rule (legal, or refused by it);
+  and `turn` and `left` together, since a once-a-turn move spent changes what is left;
 - `cost:COUNTER`: for each counter the move pays with, none left, short of the price,
   enough;
 - `from:ZONE`: for each pile the move takes from, holding cards or empty (the stock empty
@@ -27,7 +27,8 @@ different, enumerated from the spec's declarations (nothing here names a game):
   the position's own card, another position's, or a card of no position; a board space
   free, empty, the mover's side's, another side's, another side's on a full line, and
   the card naming this space, another, or none (for an exchange: a card with no space
-  left, one with a space, one of no space).
+  left, one with a space, one of no space); and the two together (a card onto a wild in
+  its own position is a rule of its own), less the pairs no situation can be (`CANNOT`).
 
 `reach` asks which classes the vectors meet, then searches situations (built, reached in
 seeded games, and varied: the count of lays this turn, a pile emptied, a counter at 0, the
@@ -81,8 +82,18 @@ def _left(r, decl) -> Dim | None:
     if not depends or not others:
         return None
 
+    rules_of_left = {r.clause(f"moves.{decl.id}.{f}") for f in ("only_if", "instead_of")} | {
+        r.clause(f"moves.{m.id}.compulsory") for m in r.moves.values() if m.phase == decl.phase and m.id != decl.id}
+
+    exchange = r.moves.get(decl.f.get("dead_for")) if decl.mechanic == "exchange" else None
+
     def of(st, mv):
+        if exchange is not None and _spaces_left(r, exchange, st, mv) is not False:
+            return None             # an exchange of a card with a space left (or none) is refused before
         try:
+            after = kernel.apply(st, mv)
+            if isinstance(after, kernel.Refusal) and not set(after.clauses) & rules_of_left:
+                return None         # refused for another reason: the question never reaches what is left
             ids = sorted({m.id for m in kernel.legal_moves(st) if m.id != decl.id})
         except (kernel.Undecided, kernel.KernelError):
             return None
@@ -90,6 +101,23 @@ def _left(r, decl) -> Dim | None:
 
     return Dim("left", ("no other move", *(f"only {o}" for o in others))
                + (("several other moves",) if len(others) > 1 else ()), of)
+
+
+def _spaces_left(r, target, st, mv) -> bool | None:
+    """Whether a card of the move has a space left for the board move `target` (None: the
+    card names no space)."""
+    from rulings import lines as L
+    from rulings.kernel import board
+
+    if not mv.cards:
+        return None
+    t = r.spec.cards.types[mv.cards[0]]
+    want = t.attrs.get(target.f.get("match")) if t.natural else None
+    where = board.grid(r.spec).spaces_of(want) if want else ()
+    if not where:
+        return None
+    b = st.zone(target.f["to"])
+    return any(b[c] == L.EMPTY for c in where)
 
 
 def _costs(r, decl) -> list[Dim]:
@@ -277,13 +305,9 @@ def _board(r, decl) -> list[Dim]:
         out.append(Dim("card", ("names this space", "names another space", "names no space"), card))
     else:
         def card(st, mv):
-            if not mv.cards:
-                return None
-            where = spaces(mv.cards[0])
-            if not where:
-                return "names no space"
-            b = st.zone(target.f["to"])
-            return "a space left" if any(b[c] == L.EMPTY for c in where) else "no space left"
+            left = _spaces_left(r, target, st, mv)
+            return None if not mv.cards else "names no space" if left is None else \
+                "a space left" if left else "no space left"
         out.append(Dim("card", ("no space left", "a space left", "names no space"), card))
     return out
 
@@ -310,7 +334,12 @@ def dims(spec, decl) -> list[Dim]:
 
 
 OUT_OF_PHASE = (("phase", "out of its phase"),)
-CROSSED = (("turn", "left"), ("out", "timing"))
+CROSSED = (("turn", "left"), ("out", "timing"), ("place", "card"))
+# crossed classes no situation can be of, and why
+CANNOT = {
+    (("place", "past the layout's end"), ("card", "its own position")): "a card's own position lies within the layout",
+    (("place", "a free space"), ("card", "names this space")): "a free space bears no number",
+}
 
 
 def classes(spec) -> dict[str, list[tuple]]:
@@ -402,6 +431,35 @@ def _tweaks(spec, st: kernel.State, rng: random.Random) -> list[kernel.State]:
     return out
 
 
+def _narrowed(spec, st: kernel.State, mv: Move, decl) -> list[kernel.State]:
+    """For a move whose rule turns on what else the player may do: the situation with the
+    mover's other cards taken out kind by kind (the move's own cards kept), each step kept
+    when it leaves fewer other moves, so that each move left, and none, can be met."""
+    r = kernel.rules(spec)
+    if r.hand is None or not r.hand.each:
+        return []
+
+    def others(s):
+        try:
+            return {m.id for m in kernel.legal_moves(s) if m.id != decl.id}
+        except (kernel.Undecided, kernel.KernelError):
+            return None
+
+    now = others(st)
+    out = []
+    for t in sorted({t for t, k in enumerate(st.hand()) if k} - set(mv.cards)):
+        if not now:
+            break
+        hand = list(st.hand())
+        hand[t] = 0
+        cand = st.with_zone(r.hand.id, tuple(hand), st.current)
+        fewer = others(cand)
+        if fewer is not None and fewer < now:
+            st, now = cand, fewer
+            out.append(st)
+    return out
+
+
 def _moves(spec, st: kernel.State, decl, rng: random.Random) -> list[Move]:
     """Moves of one kind to ask in a situation: those the kernel offers, a random one of
     the search's, and every place a layout or board move can name."""
@@ -479,19 +537,22 @@ def reach(spec, asked: list[tuple[kernel.State, Move]], size: int = 1) -> tuple[
             for st in [base] + _tweaks(spec, base, rng):
                 st = st if st.phase == decl.phase or rng.random() < 0.1 else st.replace(phase=decl.phase)
                 n += 1
+                narrow = any(d == "left" for c in want for d, _ in c)
                 for mv in _moves(spec, st, decl, rng):
-                    got = [c for c in of(spec, st, mv, memo) if c in want]
-                    if not got:
-                        continue
-                    try:
-                        st2, mv2 = neutral.stated(spec, st, mv)
-                        kernel.apply(st2, mv2)
-                    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
-                        continue
-                    for c in got:
-                        found[(decl.id, c)] = (st2, mv2)
-                        want.remove(c)
-                    reached[decl.id].update(got)
+                    for s in [st] + (_narrowed(spec, st, mv, decl) if narrow else []):
+                        got = [c for c in of(spec, s, mv, memo) if c in want]
+                        if not got:
+                            continue
+                        try:
+                            st2, mv2 = neutral.stated(spec, s, mv)
+                            kernel.apply(st2, mv2)
+                        except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
+                            continue
+                        for c in got:
+                            found[(decl.id, c)] = (st2, mv2)
+                            want.remove(c)
+                        reached[decl.id].update(got)
+                        narrow = any(d == "left" for c in want for d, _ in c)
         searched[decl.id] = n
     new: dict[int, tuple] = {}
     for (mid, c), (st, mv) in found.items():
@@ -510,6 +571,8 @@ def reach(spec, asked: list[tuple[kernel.State, Move]], size: int = 1) -> tuple[
 def _why(spec, mid: str, cls: tuple, searched: int, size: int) -> str:
     """Why a class has no vector: what the rules say of it, where that settles it, else the
     bound searched."""
+    if cls in CANNOT:
+        return CANNOT[cls]
     r = kernel.rules(spec)
     d = dict(cls)
     left = d.get("left", "")
@@ -517,6 +580,14 @@ def _why(spec, mid: str, cls: tuple, searched: int, size: int) -> str:
         other = r.moves.get(left[5:])
         if other is not None and other.f.get("per_turn") == "one" and d.get("turn") == "after a move this turn":
             return f"{other.id} may be made once a turn, so after a move this turn it is never left"
+    decl = r.moves[mid]
+    twin = next((m for m in r.moves.values() if m.id != mid and m.phase == decl.phase
+                 and m.mechanic == decl.mechanic == "exchange" and m.f.get("dead_for") == decl.f.get("dead_for")
+                 and m.f.get("per_turn") == "one" and "only_if" not in m.f), None)
+    if twin is not None and d.get("turn") == "first move of the turn" and left and left not in (
+            f"only {twin.id}", "several other moves"):
+        return (f"at the first move of a turn a player holding a card {mid} may exchange can exchange it by "
+                f"{twin.id} (once a turn), so {twin.id} is always left")
     return (f"not met among the vectors, nor in the {searched} situations searched for it ({SITUATIONS * size} "
             f"built or from seeded games, each also varied {TWEAKS} ways)")
 

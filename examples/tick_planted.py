@@ -4,6 +4,7 @@ Written for `rulings conform` to find its errors; it does not import rulings. Us
 
     rulings conform tick --adapter examples/tick_planted.py:factory
     rulings conform tick --adapter examples.tick_planted:factory      (from the project folder)
+    rulings conform tick --adapter examples/tick_planted.py:faithful  (no error planted: conforms)
 
 The planted errors (pass some of them, by name, to `TickPlanted(...)` to plant only those):
 
@@ -235,3 +236,10 @@ class TickPlanted:
 
 def factory():
     return TickPlanted()
+
+
+def faithful():
+    """The same implementation with no error planted: it conforms (adopted readings only)."""
+    impl = TickPlanted()
+    impl.plant = set()
+    return impl
