@@ -278,9 +278,9 @@ def _harness_text(report: Report) -> list[str]:
 def uncovered_play(cov: dict) -> list[str]:
     """The clauses no vector exercises although a question could: those whose reason is not
     one of the kinds of rule the adapter protocol cannot ask about (`vectors.UNASKED`)."""
-    from .vectors import NO_SCORE, UNASKED
+    from .vectors import SCORE_NOT_KEPT, UNASKED
 
-    cannot = set(UNASKED.values()) | {"it carries no formal rule", NO_SCORE}
+    cannot = set(UNASKED.values()) | {"it carries no formal rule", SCORE_NOT_KEPT}
     return [cid for cid, why in (cov.get("not_exercised") or {}).items() if why not in cannot]
 
 

@@ -63,7 +63,7 @@ UNASKED = {
 }
 
 
-NO_SCORE = "the game keeps no score, so no question asks one"
+SCORE_NOT_KEPT = "the game keeps no score, so no question asks one"
 
 
 class VectorError(ValueError):
@@ -950,7 +950,7 @@ def coverage(spec: Spec, docs: dict) -> tuple[dict, dict]:
         keys = list(spec.formal(cid)) or list(c.formal)
         why = next((UNASKED[k] for k in keys if k in UNASKED), None)
         if keys == ["scoring"] and (spec.formal(cid).get("scoring") or {}).get("kept") is False:
-            why = NO_SCORE
+            why = SCORE_NOT_KEPT
         uncovered[cid] = why or ("no situation the generator tried exercises it" if keys else
                                  "it carries no formal rule")
     return covered, uncovered
