@@ -48,12 +48,29 @@ def reading_mutants(spec: Spec) -> list[Mutant]:
             if name == spec.chosen.get(cid):
                 continue
             now = spec.formal(cid)
-            changed = tuple(sorted(k for k in set(now) | set(r.formal)
-                                   if {**now, **r.formal}.get(k) != now.get(k)))
+            new = {**now, **r.formal}
+            changed = tuple(sorted(k for k in set(now) | set(r.formal) if new.get(k) != now.get(k)))
             out.append(Mutant(f"reading {cid}={name}", "reading", cid,
                               (lambda cid=cid, name=name: spec.with_readings({**spec.chosen, cid: name})),
-                              changed, "" if changed else "the reading's formal content is the one in force"))
+                              changed, "" if changed else "the reading's formal content is the one in force",
+                              COUNTER_START if changed == ("counters",) and _starts_only(now.get("counters"),
+                                                                                          new.get("counters")) else ""))
     return out
+
+
+def _starts_only(now, new) -> bool:
+    """Whether two `counters` declarations differ only in the start of counters that no
+    round resets (a start only the game's first deal uses)."""
+    if not isinstance(now, dict) or not isinstance(new, dict) or set(now) != set(new):
+        return False
+    for cid in now:
+        a, b = now[cid] or {}, new[cid] or {}
+        if not isinstance(a, dict) or not isinstance(b, dict):
+            return False
+        diff = {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+        if diff - {"start"} or (diff and (a.get("reset") == "round" or b.get("reset") == "round")):
+            return False
+    return True
 
 
 _read: dict = {}

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from rulings import kernel, reference
-from rulings.kernel import codec
+from rulings.kernel import Move, codec
 from rulings.spec import Spec, load
 
 from . import cases, neutral
@@ -562,6 +562,7 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), reached: d
     picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
     picked += boundary_cases(spec, picked, size)
     picked += tie_cases(spec, picked)
+    picked += board_sweep_cases(spec, picked)
     from . import vectors_classes
 
     more, cov = vectors_classes.reach(spec, [(c["state"], c["move"]) for c in picked], size)
@@ -623,6 +624,59 @@ def tie_cases(spec: Spec, base: list[dict]) -> list[dict]:
             case["key"] = key
             return [case]
     return []
+
+
+def _without(state: kernel.State, t: int) -> kernel.State:
+    """The state with every card of type `t` taken out of the hands and piles."""
+    r = kernel.rules(state.spec)
+    for z in r.zones.values():
+        if z.kind not in ("hand", "pile"):
+            continue
+        for seat in (range(state.players) if z.each else [None]):
+            v = state.zone(z.id, seat)
+            v = tuple(0 if i == t else k for i, k in enumerate(v)) if z.kind == "hand" else tuple(c for c in v if c != t)
+            state = state.with_zone(z.id, v, seat)
+    return state
+
+
+def board_sweep_cases(spec: Spec, base: list[dict]) -> list[dict]:
+    """For each board move that puts a card on a space showing the card's number: one
+    question per numbered space, the card naming it put there on an empty board, in the
+    smallest situation of the move's phase among `base`. The board is an assumption of the
+    spec, space by space; an implementation numbering one space otherwise is met there."""
+    from rulings.kernel import board
+
+    r = kernel.rules(spec)
+    seen = {c["key"] for c in base}
+    out = []
+    for decl in r.moves.values():
+        if decl.mechanic != "mark" or "match" not in decl.f or r.hand is None:
+            continue
+        mine = sorted((c for c in base if c["state"].phase == decl.phase and not c["state"].over),
+                      key=lambda c: (_state_size(c["state"]), c["key"]))
+        if not mine:
+            continue
+        g = board.grid(spec)
+        start = mine[0]["state"].with_zone(decl.f["to"], g.empty_board())
+        naming = {}
+        for t in spec.cards.naturals:
+            naming.setdefault(t.attrs.get(decl.f["match"]), t.index)
+        for cell in range(g.size):
+            t = naming.get(g.numbers[cell])
+            if g.free(cell) or t is None:
+                continue
+            st = _without(start, t)
+            st = st.with_zone(r.hand.id, tuple(k + (i == t) for i, k in enumerate(st.hand())), st.current)
+            try:
+                st, mv = neutral.stated(spec, st, Move(decl.id, (t,), cell=cell))
+                case = move_case(spec, st, mv)
+            except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
+                continue
+            case["key"] = neutral.digest([neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv)])
+            if case["key"] not in seen:
+                seen.add(case["key"])
+                out.append(case)
+    return out
 
 
 def _verdict(before, move, after) -> tuple:
