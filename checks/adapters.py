@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-PROTOCOL = 1
+from .conform_protocol import CURRENT as PROTOCOL, ProtocolError, hello_params, spoken
+
 METHODS = ("meld", "best_lay", "move", "score")
 TABLE_METHODS = ("best_play",)     # asked of games with a shared table of melds (conform_table.py)
 DEFAULT_TIMEOUT = 10.0
@@ -137,6 +138,7 @@ class Adapter:
         self.deadline: float | None = None
         self.failures: Counter = Counter()
         self.last_request = 0       # the number of the last request sent (the protocol's id for a program)
+        self.protocol = 1           # the protocol version the implementation speaks (conform_protocol.py)
 
     def expired(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
@@ -216,6 +218,10 @@ class PythonAdapter(Adapter):
         self.obj = obj
         self.name = name or type(obj).__name__
         self.max_answer = max_answer
+        try:
+            self.protocol = spoken({"protocol": getattr(obj, "protocol", None)})
+        except ProtocolError as e:
+            raise AdapterError(f"{self.name}: {e}") from None
 
     def _ask(self, method: str, params: dict) -> Answer:
         fn = getattr(self.obj, method, None)
@@ -412,10 +418,18 @@ class CommandAdapter(Adapter):
             self._kill()
             raise AdapterError(f"{self.command!r} does not speak the protocol: {answer.error}")
         self.hello = answer.value
+        self._version()
+
+    def _version(self) -> None:
+        """The protocol version the program's hello names (1 when it names none)."""
+        try:
+            self.protocol = spoken(self.hello)
+        except ProtocolError as e:
+            self._kill()
+            raise AdapterError(f"{self.command!r}: {e}") from None
 
     def _hello(self) -> Answer:
-        return self._exchange("hello", {"game": self.game, "protocol": PROTOCOL, "methods": list(METHODS)},
-                              self.hello_timeout)
+        return self._exchange("hello", hello_params(self.game, METHODS), self.hello_timeout)
 
     def close(self) -> None:
         proc = self.proc
@@ -705,6 +719,7 @@ class PythonHostAdapter(CommandAdapter):
                 raise AdapterError(answer.error.removeprefix("the program answered an error: "))
             raise AdapterError(f"the adapter {self.command!r} could not be started: {answer.error}")
         self.hello = answer.value
+        self._version()
 
     def _answered_error(self, data: dict, rid: int) -> Answer:
         failure = data.get("failure")
@@ -731,7 +746,7 @@ def serve(target: str) -> int:
         if error:
             answer = {"error": error}
         elif method == "hello":
-            answer = {"result": {"name": target, "methods": supported(adapter.obj)}}
+            answer = {"result": {"name": target, "methods": supported(adapter.obj), "protocol": adapter.protocol}}
         elif method not in _ARGS or any(a not in params for a in _ARGS[method]):
             answer = {"unsupported": True}
         else:

@@ -356,8 +356,11 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         return Move(pick.id, ch.integer(0, state.players - 1))
     if pick.mechanic == "move_all":
         return Move(pick.id)
-    if pick.mechanic == "fill":             # a position of the layout, in range or one past it
-        return Move(pick.id, ch.integer(0, len(state.zone(pick.f["to"]))))
+    if pick.mechanic == "fill":             # a position the game names: in the mover's layout, or past its end
+        from rulings.kernel.layout import positions
+
+        named = len(positions(r, pick.f["to"])) or len(state.zone(pick.f["to"])) + 1
+        return Move(pick.id, ch.integer(0, named - 1))
     if pick.mechanic == "extend":
         return Move(pick.id, Onto((ch.choice(hand) if hand else spec.cards.naturals[0].index,),
                                   ch.integer(0, state.players - 1), ch.integer(0, 2)))
@@ -423,6 +426,11 @@ def round_end(spec: Spec, ch: Chooser) -> tuple[kernel.State, int | None]:
     hands, laid = [], []
     for seat in range(n):
         hand = (0,) * len(deck) if seat == went_out else meld_hand(spec, ch, groups=(0, 3), most=3, wilds=1, deck=deck)
+        if seat == max(went_out, 0) and went_out < 0 and not sum(hand):
+            # nobody went out, so the seat the situation names holds a card (an empty hand
+            # there says it went out: the question would not be the one asked)
+            t = next(t.index for t in spec.cards.naturals if deck[t.index])
+            hand = tuple(k + (i == t) for i, k in enumerate(hand))
         deck = [a - b for a, b in zip(deck, hand)]
         lays = []
         for _ in range(ch.integer(0, 2)):

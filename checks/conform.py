@@ -30,6 +30,7 @@ from rulings.spec import Spec
 
 from . import cases, neutral, vectors
 from .adapters import Adapter, Answer
+from .conform_protocol import as_spoken
 
 
 @dataclass
@@ -81,6 +82,7 @@ class SearchStats:
     errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
     players: Counter = field(default_factory=Counter)    # number of players -> situations asked about
     stopped: str = ""                                    # why the search of this question ended early
+    not_reported: Counter = field(default_factory=Counter)   # field -> answers that did not carry it
 
 
 # what a run comes to, and the exit code `rulings conform` gives it
@@ -104,6 +106,16 @@ class Report:
     unfinished: str = ""                                 # why not every question was asked (the deadline)
     allow_unsupported: bool = False                      # questions declined do not make the run fail
     coverage: dict = field(default_factory=dict)         # what the vectors reach (the manifest's coverage)
+    protocol: int = 1                                    # the protocol version the implementation speaks
+    not_reported: Counter = field(default_factory=Counter)   # field -> vector answers that did not carry it
+
+    def unreported(self) -> Counter:
+        """Fields of its protocol version the implementation's answers left out, and how
+        often (the vectors' and the search's)."""
+        out = Counter(self.not_reported)
+        for s in self.search.values():
+            out.update(s.not_reported)
+        return out
 
     @property
     def errors(self) -> list[Outcome]:
@@ -140,6 +152,11 @@ class Report:
         if self.skipped and not self.allow_unsupported:
             why.append(f"the implementation declined {self.skipped} question(s) as unsupported "
                        "(--allow-unsupported accepts that)")
+        unreported = self.unreported()
+        if unreported and not self.allow_unsupported:
+            why.append("the implementation's answers did not report " + ", ".join(
+                f"{f} ({n} answer(s))" for f, n in sorted(unreported.items()))
+                + f", which protocol version {self.protocol} asks (--allow-unsupported accepts that)")
         if not self.answered and not errors and not self.unfinished:
             why.append("the implementation answered none of the questions")
         return why
@@ -181,7 +198,7 @@ def judge_meld(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contrac
                clauses: list[str], family: str = "meld") -> Outcome:
     situation = {"cards": cards, "contract": contract}
     said_spec = {"legal": legal, "clauses": clause_info(spec, clauses)}
-    a = adapter.ask("meld", {"game": spec.game, **situation})
+    a = adapter.ask("meld", {"game": spec.game, **situation, "readings": dict(spec.chosen)})
     if a.status == "unsupported":
         return Outcome(family, cid, "skipped", situation, said_spec)
     if a.status == "error":
@@ -197,7 +214,7 @@ def judge_meld(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contrac
 def judge_best(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contract: str, points, clauses) -> Outcome:
     situation = {"cards": cards, "contract": contract}
     said_spec = {"points": points, "clauses": clause_info(spec, clauses)}
-    a = adapter.ask("best_lay", {"game": spec.game, **situation})
+    a = adapter.ask("best_lay", {"game": spec.game, **situation, "readings": dict(spec.chosen)})
     if a.status == "unsupported":
         return Outcome("best_lay", cid, "skipped", situation, said_spec)
     if a.status == "error":
@@ -239,19 +256,24 @@ def judge_move(spec: Spec, adapter: Adapter, cid: str, state: dict, move: dict, 
     diffs = []
     if got["legal"] != expected["legal"]:
         diffs.append(f"legal: expected {str(expected['legal']).lower()}, got {str(got['legal']).lower()}")
-    elif expected["legal"] and "state" in got:
-        diffs += [f"state after: {d}" for d in neutral.compare_states(spec, expected["state"], got["state"],
-                                                                       expected["compare"], state.get("to_play"))]
+    missing: list[str] = []
+    if got["legal"] == expected["legal"] and expected["legal"] and "state" in got:
+        found, missing = neutral.compare_after(spec, expected["state"], got["state"], expected["compare"],
+                                               state.get("to_play"), adapter.protocol)
+        diffs += [f"state after: {d}" for d in found]
         if expected.get("scores") is not None and got.get("scores") is not None and got["scores"] != expected["scores"]:
             diffs.append(f"scores: expected {expected['scores']}, got {got['scores']}")
-    return Outcome(family, cid, "fail" if diffs else "pass", situation, said_spec, got, diffs, extra=extra or {})
+    out = Outcome(family, cid, "fail" if diffs else "pass", situation, said_spec, got, diffs, extra=dict(extra or {}))
+    if missing:
+        out.extra["not_reported"] = missing
+    return out
 
 
 def judge_score(spec: Spec, adapter: Adapter, cid: str, state: dict, scores: list[int], clauses,
                 extra: dict | None = None) -> Outcome:
     situation = {"state": state}
     said_spec = {"scores": scores, "clauses": clause_info(spec, clauses)}
-    a = adapter.ask("score", {"game": spec.game, "state": state})
+    a = adapter.ask("score", {"game": spec.game, "state": as_spoken(state, adapter.protocol)})
     if a.status == "unsupported":
         return Outcome("score", cid, "skipped", situation, said_spec)
     if a.status == "error":
@@ -280,7 +302,7 @@ def situation_of(doc: dict) -> tuple[dict, dict]:
 
 
 def _vector_extra(vec: dict) -> dict:
-    return {k: vec[k] for k in ("witness_of", "reading", "otherwise", "rests_on") if k in vec}
+    return {k: vec[k] for k in ("witness_of", "reading", "otherwise", "rests_on", "classes") if k in vec}
 
 
 def run_vector(spec: Spec, adapter: Adapter, family: str, vec: dict) -> Outcome:
@@ -302,6 +324,7 @@ def run_vector(spec: Spec, adapter: Adapter, family: str, vec: dict) -> Outcome:
 def run_game(spec: Spec, adapter: Adapter, game: dict) -> Outcome:
     """Replay a recorded game: every move must be legal and leave the recorded state."""
     state = game["start"]
+    not_reported: Counter = Counter()
     for i, step in enumerate(game["steps"]):
         a = adapter.ask("move", {"game": spec.game, "state": state, "move": step["move"]})
         where = {"game": game["id"], "step": i + 1, "of": len(game["steps"])}
@@ -325,21 +348,27 @@ def run_game(spec: Spec, adapter: Adapter, game: dict) -> Outcome:
             mine = neutral.digest(neutral.projection(spec, got["state"], step["compare"], state.get("to_play")))
         except neutral.NeutralError as e:
             mine = str(e)
-        if mine != step["digest"]:
+        if mine != step["digest"]:      # (an implementation of an earlier version, or one that reports less: compared)
             expected = _replayed(spec, state, step["move"])
-            diffs = neutral.compare_states(spec, expected.get("after", {}), got["state"], step["compare"],
-                                           state.get("to_play")) \
-                if expected.get("after") else []
-            return Outcome("game", game["id"], "fail", situation, expected, got,
-                           [f"state after step {i + 1}: {d}" for d in diffs] or
-                           [f"state after step {i + 1}: digest expected {step['digest']}, got {mine}"])
+            diffs, missing = neutral.compare_after(spec, expected["after"], got["state"], step["compare"],
+                                                   state.get("to_play"), adapter.protocol) \
+                if expected.get("after") else ([], [])
+            if diffs or not expected.get("after"):
+                return Outcome("game", game["id"], "fail", situation, expected, got,
+                               [f"state after step {i + 1}: {d}" for d in diffs] or
+                               [f"state after step {i + 1}: digest expected {step['digest']}, got {mine}"])
+            for f in missing:
+                not_reported[f] += 1
         if step.get("scores") is not None:
             s = judge_score(spec, adapter, game["id"], got["state"], step["scores"], [])
             if s.status in ("fail", "error"):
                 s.family, s.situation = "game", {**s.situation, **where}
                 return s
         state = step.get("next", got["state"])
-    return Outcome("game", game["id"], "pass", {"game": game["id"], "steps": len(game["steps"])})
+    out = Outcome("game", game["id"], "pass", {"game": game["id"], "steps": len(game["steps"])})
+    if not_reported:
+        out.extra["not_reported"] = sorted(not_reported)
+    return out
 
 
 def _replayed(spec: Spec, state: dict, move: dict) -> dict:
@@ -399,6 +428,7 @@ def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
                 counts["not asked"] = counts.get("not asked", 0) + 1
                 continue
             counts[out.status] += 1
+            report.not_reported.update(out.extra.get("not_reported", ()))
             if out.status in ("fail", "error"):
                 report.problems.append(_kept(out, adapter))
                 if first_wrong and out.status == "fail":
@@ -500,6 +530,7 @@ def _case(spec: Spec, adapter: Adapter, family: str, ch: cases.Chooser) -> tuple
         return judge_score(spec, adapter, "search", v["state"], v["scores"], v["clauses"]), ""
     state = cases.situation(spec, ch) if not ch.boolean() else cases.game_situation(spec, ch)
     move = cases.candidate_move(spec, state, ch)
+    state, move = neutral.stated(spec, state, move)      # the spec answers what the implementation is asked
     after = kernel.apply(state, move)
     expected = neutral.expected_outcome(state, move, after)
     nmove = neutral.move_to_neutral(spec, move)
@@ -619,6 +650,7 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
         if out.status == "skipped":
             stats.skipped_by_adapter += 1
             return
+        stats.not_reported.update(out.extra.get("not_reported", ()))
         if out.status == "pass":
             return
         if out.status == "error":
@@ -724,7 +756,8 @@ def _shrink_asked(adapter: Adapter, out: Outcome, start, ask, shrink) -> Outcome
     try:
         st = start(sit)
         first = ask(st, False)
-    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError):
+    except (neutral.NeutralError, kernel.KernelError, kernel.Undecided, KeyError, TypeError) as e:
+        out.extra["not_shrunk"] = f"{type(e).__name__}: {e}"
         return out
     if first.status != "fail":
         return out
@@ -758,7 +791,8 @@ def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
     sit = out.situation
     try:
         mv = neutral.move_from_neutral(spec, sit["move"])
-    except (neutral.NeutralError, kernel.KernelError, KeyError, TypeError):
+    except (neutral.NeutralError, kernel.KernelError, KeyError, TypeError) as e:
+        out.extra["not_shrunk"] = f"{type(e).__name__}: {e}"
         return out
 
     def ask(st, final: bool) -> Outcome:
@@ -774,15 +808,16 @@ def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
 
 
 def _ended_state(spec: Spec, state: dict):
-    """A level_over situation as a kernel state (in whichever phase of a turn it reads as)."""
+    """A round's-end situation as a kernel state (in whichever phase of a turn it reads as)."""
     from .mutants import SpecImplementation
 
     return SpecImplementation(spec)._ended(state)
 
 
 def _ask_score(spec: Spec, adapter: Adapter, cid: str, st, clauses: bool = True) -> Outcome:
-    hand = st.hand(st.current)
-    v = vectors.score_case(spec, st, st.current if not sum(hand) else None)
+    from rulings.kernel.flow import out_of_cards
+
+    v = vectors.score_case(spec, st, st.current if out_of_cards(st, st.current) else None)
     return judge_score(spec, adapter, cid, v["state"], v["scores"], v["clauses"] if clauses else [])
 
 
@@ -897,7 +932,8 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     ends (questions not asked by then are counted, and the run is incomplete). With a
     `recipe` (`conform_chunks.Recipe`, how a worker starts the implementation), the search
     runs in seeded batches wherever `where` (workers, executor, scheduler) says."""
-    report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported)
+    report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported,
+                    protocol=adapter.protocol)
     if deadline is not None:
         adapter.deadline = deadline if adapter.deadline is None else min(deadline, adapter.deadline)
     t0 = time.perf_counter()

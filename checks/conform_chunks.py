@@ -241,3 +241,4 @@ def _add(into, s, seconds: float) -> None:
     into.note = into.note or s.note
     into.errors.update(s.errors)
     into.players.update(s.players)
+    into.not_reported.update(s.not_reported)

@@ -20,7 +20,7 @@ def _cards(x) -> str:
 _specs: dict = {}
 
 
-def _spec_of(state: dict):
+def spec_of_situation(state: dict):
     """The spec a situation names (its game and readings), or None."""
     key = (state.get("game"), tuple(sorted((state.get("readings") or {}).items())))
     if key not in _specs:
@@ -33,6 +33,32 @@ def _spec_of(state: dict):
     return _specs[key]
 
 
+def _held_zones(r) -> list:
+    """The zones that hold a seat's own cards: the hand, or (a game without hands) each
+    seat's piles and layouts."""
+    if r.hand is not None:
+        return [r.hand]
+    return [z for z in r.zones.values() if z.each and z.kind in ("pile", "layout")]
+
+
+def _seat_cards(state: dict, zones, seat: int, short: bool = False) -> str:
+    """What one seat holds, zone by zone (a hand alone is just its cards)."""
+    bits = []
+    for z in zones:
+        v = state.get(z.id)
+        mine = v[seat] if isinstance(v, list) and 0 <= seat < len(v) else None
+        if isinstance(mine, str):
+            mine = mine.split()
+        if not isinstance(mine, list):
+            shown = "?"
+        elif short and len(mine) > SHOW_CARDS:
+            shown = f"{len(mine)} cards"
+        else:
+            shown = _cards(mine) or "nothing"
+        bits.append(shown if len(zones) == 1 else f"{z.id} {shown}")
+    return "; ".join(bits)
+
+
 def describe(situation: dict) -> str:
     """A situation in a few lines of words, in the terms of its game's spec."""
     if "cards" in situation:
@@ -42,45 +68,47 @@ def describe(situation: dict) -> str:
         return (f"table: {table or '(empty)'}\nrack: {_cards(situation['rack']) or '(empty)'}\n"
                 f"counted by {situation.get('by')}" + (", the player's initial meld" if situation.get("initial") else ""))
     state = situation.get("state")
-    spec = _spec_of(state) if isinstance(state, dict) else None
+    spec = spec_of_situation(state) if isinstance(state, dict) else None
     if spec is None:
         return ", ".join(f"{k} {v}" for k, v in situation.items())
     from rulings import kernel
 
     r = kernel.rules(spec)
-    hand = r.hand.id if r.hand else None
-    hands = state.get(hand)
-    if not isinstance(hands, list):
+    held = _held_zones(r)
+    n = state.get("players")
+    if not isinstance(n, int) or not held or not all(isinstance(state.get(z.id), list) for z in held):
         return ", ".join(f"{k} {v}" for k, v in situation.items())
     lay = r.lay_move()
-    laid = (state.get(lay.f["to"]) if lay else None) or [[] for _ in hands]
+    laid = (state.get(lay.f["to"]) if lay else None) or [[] for _ in range(n)]
     mover = state.get("to_play", 0)
-    n = len(hands)
     shared = ", ".join(f"{c.id} {state.get(c.id)}" for c in r.counters.values() if not c.each)
     facts = "".join(f", {i} {str(state[i]).lower()}" for i in r.inputs if i in state)
     bits = [f"{n} players" + (f", {shared}" if shared else "") + f", dealer seat {state.get('dealer')}" + facts]
-    if state.get("phase") == "level_over":
+    each = [c for c in r.counters.values() if c.each]
+    if state.get("phase") in ("round_over", "level_over"):
         bits[0] += ", the round is over"
         for i in range(n):
             lays = " | ".join(_cards(x) for x in laid[i]) if i < len(laid) else ""
-            bits.append(f"seat {i}: holds {_cards(hands[i]) or 'nothing'}; laid {lays or 'nothing'}")
+            own = "".join(f"; {c.id} {state[c.id][i]}" for c in each
+                          if isinstance(state.get(c.id), list) and i < len(state[c.id]))
+            bits.append(f"seat {i}: holds {_seat_cards(state, held, i)}"
+                        + (f"; laid {lays or 'nothing'}" if lay else "") + own)
         return "\n".join(bits)
     now = [m.id for m in r.moves.values() if m.phase == state.get("phase")]
     bits[0] += f", {state.get('turns_finished')} turns finished, seat {mover} to {' or '.join(now) or state.get('phase')}"
-    mine = laid[mover] if 0 <= mover < len(laid) else []
-    own = "".join(f"; {c.id} {state[c.id][mover]}" for c in r.counters.values()
-                  if c.each and isinstance(state.get(c.id), list) and 0 <= mover < len(state[c.id]))
-    bits.append(f"seat {mover} holds {(_cards(hands[mover]) or 'nothing') if 0 <= mover < n else '?'}" + own
-                + (f"; laid {' | '.join(_cards(x) for x in mine)}" if mine else "; not down")
-                + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
-    held = [f"seat {i}: " + (_cards(hands[i]) if len(hands[i]) <= SHOW_CARDS else f"{len(hands[i])} cards")
-            if hands[i] else f"seat {i}: nothing" for i in range(n) if i != mover and isinstance(hands[i], list)]
-    if held:
-        bits.append("the others hold: " + "; ".join(held))
-    others = [f"seat {i}: {' | '.join(_cards(x) for x in laid[i])}" for i in range(min(n, len(laid)))
-              if i != mover and laid[i]]
+    mine = laid[mover] if isinstance(mover, int) and 0 <= mover < len(laid) else []
+    own = "".join(f"; {c.id} {state[c.id][mover]}" for c in each
+                  if isinstance(state.get(c.id), list) and isinstance(mover, int) and 0 <= mover < len(state[c.id]))
+    down = (f"; laid {' | '.join(_cards(x) for x in mine)}" if mine else "; not down") if lay else ""
+    bits.append(f"seat {mover} holds {_seat_cards(state, held, mover) if isinstance(mover, int) else '?'}" + own
+                + down + (f"; {state.get('lays_this_turn')} lay(s) this turn" if state.get("lays_this_turn") else ""))
+    others = [f"seat {i}: {_seat_cards(state, held, i, short=True)}" for i in range(n) if i != mover]
     if others:
-        bits.append("on the table: " + "; ".join(others))
+        bits.append("the others hold: " + "; ".join(others))
+    table = [f"seat {i}: {' | '.join(_cards(x) for x in laid[i])}" for i in range(min(n, len(laid)))
+             if i != mover and laid[i]]
+    if table:
+        bits.append("on the table: " + "; ".join(table))
     for cnt in {c for m in r.moves.values() for c in (m.f.get("cost") or {})}:
         values = state.get(cnt) if isinstance(state.get(cnt), list) else []
         broke = [str(i) for i, c in enumerate(values) if i != mover and c == 0]
@@ -88,9 +116,11 @@ def describe(situation: dict) -> str:
             bits.append(f"no {cnt} left: seat {', '.join(broke)}")
     piles = []
     for z in r.zones.values():
-        if z.kind != "pile":
-            continue
         v = state.get(z.id, [])
+        if z.kind == "table" and isinstance(v, list):
+            piles.append(f"{z.id}: " + (" | ".join(_cards(m) for m in v) or "empty"))
+        if z.kind != "pile" or z in held:
+            continue
         if z.each:
             tops = [f"seat {i} {_cards(p[-1:])}" for i, p in enumerate(v) if isinstance(p, list) and p]
             piles.append(f"{z.id}: " + ("; ".join(tops) if tops else "empty"))
@@ -100,6 +130,10 @@ def describe(situation: dict) -> str:
             piles.append(f"{z.id} {len(v)} card(s)")
     if piles:
         bits.append("; ".join(piles))
+    for z in r.zones.values():
+        if z.kind == "board" and isinstance(state.get(z.id), list):
+            bits.append(f"{z.id}:")
+            bits += [f"  {row}" for row in state[z.id]]
     if "move" in situation:
         from .neutral import show_move
 
@@ -158,6 +192,16 @@ def outcome_text(o: Outcome, indent: str = "  ") -> list[str]:
         lines.append(indent + f"made small: {small} ({extra['shrunk']['asked']} situations asked)"
                      + (f"; from step {extra['from_step']['step']} of {extra['from_step']['game']}"
                         if extra.get("from_step") else ""))
+    if extra.get("classes"):
+        lines.append(indent + "situation class: " + "; ".join(extra["classes"]))
+    if extra.get("not_shrunk"):
+        lines.append(indent + f"NOT made small: making the witness small failed ({extra['not_shrunk']}); "
+                     "the situation is shown as found")
+    if extra.get("contradicts_error"):
+        lines.append(indent + f"NOT blamed: setting the answer beside the spec's mutants failed "
+                     f"({extra['contradicts_error']})")
+    if extra.get("not_reported"):
+        lines.append(indent + "not reported by the implementation: " + ", ".join(extra["not_reported"]))
     if extra.get("witness_of"):
         lines.append(indent + f"this vector tells readings apart ({extra['witness_of']}); other readings: "
                      + ", ".join(f"{k}: {v}" for k, v in extra.get("otherwise", {}).items()))
@@ -234,9 +278,9 @@ def _harness_text(report: Report) -> list[str]:
 def uncovered_play(cov: dict) -> list[str]:
     """The clauses no vector exercises although a question could: those whose reason is not
     one of the kinds of rule the adapter protocol cannot ask about (`vectors.UNASKED`)."""
-    from .vectors import UNASKED
+    from .vectors import SCORE_NOT_KEPT, UNASKED
 
-    cannot = set(UNASKED.values()) | {"it carries no formal rule"}
+    cannot = set(UNASKED.values()) | {"it carries no formal rule", SCORE_NOT_KEPT}
     return [cid for cid, why in (cov.get("not_exercised") or {}).items() if why not in cannot]
 
 
@@ -256,6 +300,14 @@ def coverage_text(report: Report) -> list[str]:
         gaps = uncovered_play(cov)
         out.append(f"    {len(gaps)} clause(s) that affect play have no vector: {', '.join(gaps)}" if gaps else
                    "    every clause that affects play is exercised (the others cannot be asked, as said)")
+    sc = cov.get("situation_classes")
+    if sc:
+        out.append(f"    situation classes: the vectors reach {sc['reached']} of {sc['classes']} ("
+                   + ", ".join(f"{m} {len(c['reached'])}/{len(c['reached']) + len(c['not_reached'])}"
+                               for m, c in sc["moves"].items()) + ")")
+        for m, c in sc["moves"].items():
+            for name, why in c["not_reached"].items():
+                out.append(f"      not reached: {name}: {why}")
     if cov.get("players"):
         out.append("    players at the table: " + ", ".join(f"{k} ({n})" for k, n in cov["players"].items()))
     if cov.get("boundaries"):
@@ -285,6 +337,15 @@ def text(report: Report) -> str:
     out = [f"rulings conform {report.game}: {report.implementation}"]
     changed = {k: v for k, v in report.readings.items()}
     out.append("  readings in force: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    from .conform_protocol import CURRENT, not_asked
+
+    later = not_asked(report.protocol)
+    out.append(f"  protocol: version {report.protocol} of {CURRENT}, as the implementation's hello says"
+               + (f"; later versions' fields not asked: {', '.join(later)}" if later else ""))
+    unreported = report.unreported()
+    if unreported:
+        out.append("  not reported by the implementation (asked by its version): " + ", ".join(
+            f"{f} in {n} answer(s)" for f, n in sorted(unreported.items())))
     statuses = ("pass", "fail", "error", "skipped", "not asked")
     total = {s: sum(c.get(s, 0) for c in report.vectors.values()) for s in statuses}
     out.append(f"  vectors: {sum(total.values())} in all: {total['pass']} pass, {total['fail']} fail, "
@@ -332,6 +393,7 @@ def as_json(report: Report) -> dict:
     errors = report.errors
     return {
         "game": report.game, "implementation": report.implementation, "readings": report.readings,
+        "protocol": report.protocol, "not_reported": dict(report.unreported()),
         "conforms": not report.failed,
         "outcome": report.outcome,
         "exit_code": report.exit_code,

@@ -186,7 +186,8 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     """The table vectors, then the search (into `report` when given, else a new one)."""
     own = report is None
     if own:
-        report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported)
+        report = Report(spec.game, adapter.name, dict(spec.chosen), allow_unsupported=allow_unsupported,
+                        protocol=adapter.protocol)
     if deadline is not None:
         adapter.deadline = deadline if adapter.deadline is None else min(deadline, adapter.deadline)
     t0 = time.perf_counter()

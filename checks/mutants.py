@@ -22,6 +22,7 @@ from rulings import kernel, reference
 from rulings.spec import Spec
 
 from . import neutral
+from .conform_protocol import CURRENT
 
 
 @dataclass
@@ -47,12 +48,29 @@ def reading_mutants(spec: Spec) -> list[Mutant]:
             if name == spec.chosen.get(cid):
                 continue
             now = spec.formal(cid)
-            changed = tuple(sorted(k for k in set(now) | set(r.formal)
-                                   if {**now, **r.formal}.get(k) != now.get(k)))
+            new = {**now, **r.formal}
+            changed = tuple(sorted(k for k in set(now) | set(r.formal) if new.get(k) != now.get(k)))
             out.append(Mutant(f"reading {cid}={name}", "reading", cid,
                               (lambda cid=cid, name=name: spec.with_readings({**spec.chosen, cid: name})),
-                              changed, "" if changed else "the reading's formal content is the one in force"))
+                              changed, "" if changed else "the reading's formal content is the one in force",
+                              COUNTER_START if changed == ("counters",) and _starts_only(now.get("counters"),
+                                                                                          new.get("counters")) else ""))
     return out
+
+
+def _starts_only(now, new) -> bool:
+    """Whether two `counters` declarations differ only in the start of counters that no
+    round resets (a start only the game's first deal uses)."""
+    if not isinstance(now, dict) or not isinstance(new, dict) or set(now) != set(new):
+        return False
+    for cid in now:
+        a, b = now[cid] or {}, new[cid] or {}
+        if not isinstance(a, dict) or not isinstance(b, dict):
+            return False
+        diff = {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+        if diff - {"start"} or (diff and (a.get("reset") == "round" or b.get("reset") == "round")):
+            return False
+    return True
 
 
 _read: dict = {}
@@ -126,6 +144,16 @@ COUNTER_START = ("a counter's value at the start is set when the cards are dealt
                  "(every situation gives each counter's value)")
 
 
+def _first_deal_only(key: str, value, path: tuple) -> bool:
+    """Whether a number is a counter's start that only the game's first deal uses: a
+    counter reset every round starts each round at it, which a round's end answer gives
+    (`next_round`)."""
+    if key != "counters" or path[-1:] != ("start",):
+        return False
+    decl = value.get(path[0]) if isinstance(value, dict) and len(path) == 2 else None
+    return not (isinstance(decl, dict) and decl.get("reset") == "round")
+
+
 def step_mutants(spec: Spec) -> list[Mutant]:
     """Every whole number of the rules in force one more and one less (not below 0): a
     size, a cost, a count off by one, the boundaries an implementation most often moves."""
@@ -146,7 +174,7 @@ def step_mutants(spec: Spec) -> list[Mutant]:
                     out.append(Mutant(f"step {cid}:{where}={new}", "step", cid,
                                       (lambda full=full, new=new: _rebuild(spec, lambda d: _set(d, full, new))),
                                       (key,), f"{where} {n} -> {new}",
-                                      COUNTER_START if key == "counters" and path[-1:] == ("start",) else ""))
+                                      COUNTER_START if _first_deal_only(key, value, path) else ""))
     return out
 
 
@@ -164,11 +192,7 @@ def add_source(source: Callable[[Spec], Iterable[Mutant]]) -> None:
 # what-if alternatives no question of the protocol meets, by (formal key, last field)
 WHATIF_UNASKED = {
     ("counters", "start"): COUNTER_START,
-    ("counters", "reset"): "a counter is reset (or kept) when the next round is dealt, which no question asks (every "
-                           "situation gives each counter's value; a level_over answer names only the next dealer)",
     ("inputs", "default"): "every situation gives each input's value, so no question meets its default",
-    ("turn", "first"): "who plays first is fixed when a round is dealt, which no question asks (each round's first "
-                       "situation is given)",
 }
 
 
@@ -234,6 +258,7 @@ class SpecImplementation:
 
     spec: Spec
     undecided: list[str] = field(default_factory=list)
+    protocol: int = CURRENT          # it reports every field the newest protocol asks
 
     def _decided(self, fn):
         try:
@@ -268,8 +293,8 @@ class SpecImplementation:
         return self._decided(answer)
 
     def _ended(self, state):
-        """A situation at a level's end as a kernel state: its phase is none of the turn's
-        (`level_over`), so it is read as in whichever phase it can be."""
+        """A situation at a round's end as a kernel state: its phase is none of the turn's
+        (`round_over`), so it is read as in whichever phase it can be."""
         r = kernel.rules(self.spec)
         problem = None
         for phase in r.phases:
@@ -281,8 +306,9 @@ class SpecImplementation:
 
     def score(self, state):
         def answer():
+            from rulings.kernel.flow import out_of_cards
+
             st = self._ended(state)
-            hand = st.hand(st.current)
-            went_out = st.current if not sum(hand) else None
+            went_out = st.current if out_of_cards(st, st.current) else None
             return list(kernel.level_scores(st, went_out).scores)
         return self._decided(answer)

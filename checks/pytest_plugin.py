@@ -98,6 +98,8 @@ class VectorItem(pytest.Item):
             pytest.skip(f"the implementation does not support {self.family} (it answered unsupported)")
         if out.status in ("fail", "error"):
             raise VectorFailure(out)
+        if out.extra.get("not_reported"):      # as a declined question: not answered in full
+            pytest.skip("the implementation's answer does not report " + ", ".join(out.extra["not_reported"]))
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, VectorFailure):
@@ -129,7 +131,8 @@ class SearchItem(pytest.Item):
         from .conform_report import outcome_text
 
         shared: _Conformance = self.config.stash[_key]
-        report = Report(shared.spec.game, shared.adapter.name, dict(shared.spec.chosen))
+        report = Report(shared.spec.game, shared.adapter.name, dict(shared.spec.chosen),
+                        protocol=shared.adapter.protocol)
         search(shared.spec, shared.adapter, self.cases, self.seed, report, (self.family,))
         explain(shared.spec, shared.adapter, report)
         if report.divergences:

@@ -139,7 +139,7 @@ def judge(spec: Spec, m: mut.Mutant, docs: dict, random_cases: int, seed: int) -
                       seconds=time.perf_counter() - t0)
     impl = mut.SpecImplementation(mspec)
     adapter = PythonAdapter(impl, name=f"the spec with {m.id}")
-    report = run.Report(spec.game, adapter.name, dict(spec.chosen))
+    report = run.Report(spec.game, adapter.name, dict(spec.chosen), protocol=adapter.protocol)
     run.run_vectors(spec, adapter, docs, report, first_wrong=True)
     by = _first_problem(report)
     unaskable = _unaskable(spec, m)

@@ -27,14 +27,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from rulings import kernel, reference
-from rulings.kernel import codec
+from rulings.kernel import Move, codec
 from rulings.spec import Spec, load
 
 from . import cases, neutral
 from .cases import RandomChooser
 
 FORMAT = "rulings-vectors"
-VERSION = 2            # 2: a level_over state names the next dealer (`next_dealer`), compared
+VERSION = 3            # 2: a level_over state names the next dealer (`next_dealer`), compared; 3: as the protocol's
+                       # version 3, a round's end is `round_over` (`over` when it ends the game) and names the
+                       # winners of a game it ends or the next round's set-up
 FILES = {"meld": "melds.json", "best_lay": "best_lay.json", "move": "moves.json", "score": "scores.json",
          "game": "games.json"}
 QUESTIONS = {
@@ -56,11 +58,12 @@ UNASKED = {
     "pack": "the deck is never asked about: states give every card where it lies",
     "deal": "the deal is shuffled by the kernel's own random stream; games.json gives each round's deal as a state "
             "instead of asking an implementation to deal",
-    "game_end": "no question asks who wins the game",
-    "tie": "no question asks who wins the game",
     "claim": "a claim the rulebook makes about its rules (checked by `rulings check`), not a question the adapter "
              "protocol asks",
 }
+
+
+SCORE_NOT_KEPT = "the game keeps no score, so no question asks one"
 
 
 class VectorError(ValueError):
@@ -218,8 +221,10 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
         out.append(decl.clause)
     from rulings.kernel import board
 
-    if decl.mechanic in board.MECHANICS:
+    if decl.mechanic in board.MECHANICS or decl.mechanic == "fill":     # where to: the spaces, the positions
         out += board_consulted(state, move, after)
+        if decl.mechanic == "fill" or "match" in decl.f:        # named by the card's own attribute
+            out.append(spec.rules("cards")[0][0])
     if after.over and not ended:            # the game ended at once, on the move
         out += [c("game_end.at_once"), c("game_end.winner")]
     if ended:
@@ -230,10 +235,27 @@ def move_clauses(spec: Spec, state: kernel.State, move, after) -> list[str]:
             out.append(c("round_end.stalled"))
         out.append(c("round_end"))
         if not (after.over and len(after.results) == len(state.results) + 1):
-            out.append(c("dealer.next"))       # the level-over answer names the next dealer ...
+            out.append(c("dealer.next"))       # the round-over answer names the next dealer ...
+            out += next_round_clauses(r, res)  # ... and the next round's set-up
         else:
-            out.append(c("game_end.when"))     # ... or none: the game is over
+            out += [c("game_end.when"), c("game_end.winner")]     # ... or none: the game is over, and who won
+    if after.over and len(after.winners) > 1 and r.has("tie"):
+        out.append(c("tie.then"))              # equal tops: the tie rule says who wins
     return [x for x in dict.fromkeys(out) if x]
+
+
+def next_round_clauses(r, res) -> list[str]:
+    """The clauses that decide the next round's set-up after the round `res` (a round_over
+    answer's `next_round`): who plays first, the counters advanced, scores added, reset."""
+    c = r.clause
+    out = [c("turn.after_win") if res.went_out is not None and r.get("turn.after_win") else c("turn.first")]
+    if res.also_out:
+        out.append(c("turn.after_shared_win"))
+    out += [c(f"round_end.advance.{cid}") or c("round_end.advance") for cid, _ in res.advanced]
+    if r.get("scoring.into") and any(res.scores):
+        out.append(c("scoring.into"))
+    out += [cnt.clause for cnt in r.counters.values() if cnt.reset == "round"]
+    return out
 
 
 def board_consulted(state: kernel.State, move, after) -> list[str]:
@@ -479,18 +501,25 @@ def move_case(spec: Spec, state: kernel.State, move, witness_of: str | None = No
             **({"witness_of": witness_of} if witness_of else {})}
 
 
-def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[dict]:
+def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), reached: dict | None = None) -> list[dict]:
+    """The move vectors; `reached`, when given, receives the situation classes' coverage
+    (vectors_classes.reach)."""
     cands: dict[str, dict] = {}
 
     def consider(state, move, witness_of=None):
+        try:
+            state, move = neutral.stated(spec, state, move)     # the question as the vector writes it down
+        except neutral.NeutralError:
+            return
         key = neutral.digest([neutral.state_to_neutral(state), neutral.move_to_neutral(spec, move)])
         if key in cands:
             if witness_of:
                 cands[key]["witness_of"] = witness_of
-            return
+            return key
         c = move_case(spec, state, move, witness_of)
         c["key"] = key
         cands[key] = c
+        return key
 
     ch = RandomChooser("move:situation")
     for _ in range(300 * size):
@@ -510,10 +539,15 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
     for _ in range(100 * size):
         state = cases.game_situation(spec, ch)
         consider(state, cases.candidate_move(spec, state, ch))
+    for seed in range(1 + size):              # every move of games.json's games that ends a round or the game
+        states, moves = cases.seeded_game(spec, seed)
+        for before, move, after in zip(states, moves, states[1:]):
+            if len(after.results) > len(before.results) or after.over:
+                consider(before, move)
     for state, move, fid in witnesses:
-        consider(state, move, fid)
-        if fid is None:
-            cands[neutral.digest([neutral.state_to_neutral(state), neutral.move_to_neutral(spec, move)])]["keep"] = True
+        key = consider(state, move, fid)
+        if fid is None and key is not None:
+            cands[key]["keep"] = True
 
     def signature(c):
         o = c["outcome"]
@@ -527,9 +561,121 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = ()) -> list[di
                                 size_of, per=size, spare=0, rng_seed=3) if id(c) not in ids]
     picked += [c for c in cands.values() if ("witness_of" in c or "keep" in c) and c not in picked]
     picked += boundary_cases(spec, picked, size)
+    picked += tie_cases(spec, picked)
+    picked += board_sweep_cases(spec, picked)
+    from . import vectors_classes
+
+    more, cov = vectors_classes.reach(spec, [(c["state"], c["move"]) for c in picked], size)
+    seen = {c["key"] for c in picked}
+    for st, mv, _ in more:
+        key = neutral.digest([neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv)])
+        if key not in seen:
+            seen.add(key)
+            case = move_case(spec, st, mv)
+            case["key"] = key
+            picked.append(case)
+    if reached is not None:
+        reached.update(cov)
+    memo: dict = {}
     out = []
     for c in sorted(picked, key=lambda c: (signature(c)[:2], _state_size(c["state"]), c["key"])):
-        out.append(move_vector(spec, c))
+        vec = move_vector(spec, c)
+        labels = [vectors_classes.label(c["move"].id, x) for x in vectors_classes.of(spec, c["state"], c["move"], memo)]
+        if labels:
+            vec["classes"] = labels
+        out.append(vec)
+    return out
+
+
+def tie_cases(spec: Spec, base: list[dict]) -> list[dict]:
+    """A move that ends the game with one winner, asked again with another seat's counter
+    that decides the winner (`game_end.winner: {most: COUNTER}`) moved to tie with the top:
+    the tie rule's case (the smallest such move found)."""
+    r = kernel.rules(spec)
+    how = r.get("game_end.winner")
+    cid = how.get("most") if isinstance(how, dict) else None
+    if cid not in r.counters or not r.counters[cid].each:
+        return []
+    seen = {c["key"] for c in base}
+    for c in sorted(base, key=lambda c: (_state_size(c["state"]), c["key"])):
+        st, mv, o = c["state"], c["move"], c["outcome"]
+        if not o["legal"] or len(o.get("state", {}).get("winners") or []) != 1:
+            continue
+        after = kernel.apply(st, mv)
+        if isinstance(after, kernel.Refusal) or not after.over:
+            continue
+        top = after.winners[0]
+        for seat in range(st.players):
+            if seat == top:
+                continue
+            gap = after.counter(cid, top) - after.counter(cid, seat)
+            tied = st.with_counter(cid, st.counter(cid, seat) + gap, seat)
+            try:
+                tied, move = neutral.stated(spec, tied, mv)
+                again = kernel.apply(tied, move)
+            except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
+                continue
+            if isinstance(again, kernel.Refusal) or not again.over or len(again.winners) < 2:
+                continue
+            key = neutral.digest([neutral.state_to_neutral(tied), neutral.move_to_neutral(spec, move)])
+            if key in seen:
+                return []
+            case = move_case(spec, tied, move)
+            case["key"] = key
+            return [case]
+    return []
+
+
+def _without(state: kernel.State, t: int) -> kernel.State:
+    """The state with every card of type `t` taken out of the hands and piles."""
+    r = kernel.rules(state.spec)
+    for z in r.zones.values():
+        if z.kind not in ("hand", "pile"):
+            continue
+        for seat in (range(state.players) if z.each else [None]):
+            v = state.zone(z.id, seat)
+            v = tuple(0 if i == t else k for i, k in enumerate(v)) if z.kind == "hand" else tuple(c for c in v if c != t)
+            state = state.with_zone(z.id, v, seat)
+    return state
+
+
+def board_sweep_cases(spec: Spec, base: list[dict]) -> list[dict]:
+    """For each board move that puts a card on a space showing the card's number: one
+    question per numbered space, the card naming it put there on an empty board, in the
+    smallest situation of the move's phase among `base`. The board is an assumption of the
+    spec, space by space; an implementation numbering one space otherwise is met there."""
+    from rulings.kernel import board
+
+    r = kernel.rules(spec)
+    seen = {c["key"] for c in base}
+    out = []
+    for decl in r.moves.values():
+        if decl.mechanic != "mark" or "match" not in decl.f or r.hand is None:
+            continue
+        mine = sorted((c for c in base if c["state"].phase == decl.phase and not c["state"].over),
+                      key=lambda c: (_state_size(c["state"]), c["key"]))
+        if not mine:
+            continue
+        g = board.grid(spec)
+        start = mine[0]["state"].with_zone(decl.f["to"], g.empty_board())
+        naming = {}
+        for t in spec.cards.naturals:
+            naming.setdefault(t.attrs.get(decl.f["match"]), t.index)
+        for cell in range(g.size):
+            t = naming.get(g.numbers[cell])
+            if g.free(cell) or t is None:
+                continue
+            st = _without(start, t)
+            st = st.with_zone(r.hand.id, tuple(k + (i == t) for i, k in enumerate(st.hand())), st.current)
+            try:
+                st, mv = neutral.stated(spec, st, Move(decl.id, (t,), cell=cell))
+                case = move_case(spec, st, mv)
+            except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
+                continue
+            case["key"] = neutral.digest([neutral.state_to_neutral(st), neutral.move_to_neutral(spec, mv)])
+            if case["key"] not in seen:
+                seen.add(case["key"])
+                out.append(case)
     return out
 
 
@@ -610,7 +756,7 @@ def score_case(spec: Spec, state: kernel.State, went_out) -> dict:
     r = kernel.rules(spec)
     res = kernel.level_scores(state, went_out)
     d = neutral.state_to_neutral(state)
-    d["phase"] = neutral.LEVEL_OVER
+    d["phase"] = neutral.ROUND_OVER
     b = r.get("bonus") or {}
     clauses = [spec.rules("cards")[0][0], r.clause("scoring"), r.clause("round_end")] + (
         [r.clause("bonus"), r.inputs[b["when"]].clause if b.get("when") in r.inputs else None]
@@ -666,7 +812,7 @@ def game_vector(spec: Spec, seed: int, states: list, moves: list) -> dict:
         o = neutral.expected_outcome(before, move, after)
         step = {"move": neutral.move_to_neutral(spec, move), "compare": o["compare"],
                 "digest": neutral.digest(neutral.projection(spec, o["state"], o["compare"], before.current))}
-        if o["compare"] == neutral.COMPARE_LEVEL_OVER:
+        if o["compare"] == neutral.COMPARE_ROUND_OVER:
             step["scores"] = o["scores"]
         if o["compare"] != neutral.COMPARE_EXACT and not after.over:
             step["next"] = neutral.state_to_neutral(after)
@@ -691,7 +837,7 @@ def _summary(spec: Spec, before: kernel.State, move, after) -> tuple:
 def _word(summary: tuple) -> str:
     if summary[0] == "refused":
         return f"refused ({', '.join(summary[1])})"
-    return {"level_over": "legal, and the round ends", "shuffled": "legal, with the stock refilled"}.get(
+    return {neutral.COMPARE_ROUND_OVER: "legal, and the round ends", "shuffled": "legal, with the stock refilled"}.get(
         summary[1], "legal")
 
 
@@ -824,7 +970,8 @@ def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None =
     say("best lay-downs")
     best = best_lay_vectors(spec, size, alts) if lays else []
     say("moves")
-    moves = move_vectors(spec, size, wmoves)
+    reached: dict = {}
+    moves = move_vectors(spec, size, wmoves, reached)
     say("games")
     games_played = [cases.seeded_game(spec, seed) for seed in range(1 + size)]
     games = [game_vector(spec, seed, s, m) for seed, (s, m) in enumerate(games_played)]
@@ -837,7 +984,7 @@ def generate(spec: Spec, size: int = 1, progress: Callable[[str], None] | None =
     from . import vectors_table
 
     docs.update(vectors_table.documents(spec, size))      # a game with a shared table: best_play.json
-    docs["manifest.json"] = manifest(spec, size, docs, notes)
+    docs["manifest.json"] = manifest(spec, size, docs, notes, reached)
     return docs
 
 
@@ -857,6 +1004,8 @@ def coverage(spec: Spec, docs: dict) -> tuple[dict, dict]:
             continue
         keys = list(spec.formal(cid)) or list(c.formal)
         why = next((UNASKED[k] for k in keys if k in UNASKED), None)
+        if keys == ["scoring"] and (spec.formal(cid).get("scoring") or {}).get("kept") is False:
+            why = SCORE_NOT_KEPT
         uncovered[cid] = why or ("no situation the generator tried exercises it" if keys else
                                  "it carries no formal rule")
     return covered, uncovered
@@ -878,7 +1027,7 @@ def reach(docs: dict) -> dict:
             "boundaries": {a: dict(sorted(c.items())) for a, c in sorted(crossed.items())}}
 
 
-def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
+def manifest(spec: Spec, size: int, docs: dict, notes: list[dict], classes: dict | None = None) -> dict:
     covered, uncovered = coverage(spec, docs)
     files = {name: {"cases": len(doc["cases"]), "sha256": hashlib.sha256(dump(doc).encode()).hexdigest()}
              for name, doc in docs.items()}
@@ -892,14 +1041,17 @@ def manifest(spec: Spec, size: int, docs: dict, notes: list[dict]) -> dict:
                     for cid, c in spec.clauses.items()},
         "files": files,
         "counts": {doc["kind"]: len(doc["cases"]) for doc in docs.values()},
-        "coverage": {"exercised": covered, "not_exercised": uncovered, **reach(docs)},
+        "coverage": {"exercised": covered, "not_exercised": uncovered, **reach(docs),
+                     **({"situation_classes": classes} if classes else {})},
         "reading_witnesses": notes,
         "compare": {
             neutral.COMPARE_EXACT: "the state after the move, every field",
             neutral.COMPARE_SHUFFLED: "the stock was refilled by a shuffle: every field but the new stock's order "
                                       "and the cards the mover drew (their count, and the stock and hand together "
                                       "as a multiset, are compared)",
-            neutral.COMPARE_LEVEL_OVER: "the move ended the round: what each player holds and has laid",
+            neutral.COMPARE_ROUND_OVER: "the move ended the round: what each player holds and has laid, who deals "
+                                        "next (none once the game is over), who won a game it ended, and the next "
+                                        "round's set-up (who plays first, every counter as it starts)",
         },
     }
 

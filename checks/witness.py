@@ -24,22 +24,27 @@ MAX_TRIES = 400          # situations asked of the implementation while shrinkin
 
 
 def size(state: dict) -> tuple[int, int, int]:
-    """A situation's size as (players, cards in play, turns finished)."""
-    from .conform_report import _spec_of
+    """A situation's size as (players, cards in play, turns finished): a layout counts its
+    positions, a board its chips."""
+    from .conform_report import spec_of_situation
 
-    spec = _spec_of(state)
+    spec = spec_of_situation(state)
     cards = 0
     if spec is not None:
         r = kernel.rules(spec)
         for z in r.zones.values():
-            cards += _count(state.get(z.id))
+            cards += _count(state.get(z.id), z.kind)
     return (state.get("players", 0), cards, state.get("turns_finished", 0))
 
 
-def _count(v) -> int:
+def _count(v, kind: str = "") -> int:
     if isinstance(v, list):
-        return sum(_count(x) for x in v)
-    return 1 if isinstance(v, str) else 0
+        return sum(_count(x, kind) for x in v)
+    if not isinstance(v, str):
+        return 0
+    if kind == "board":             # a row of spaces: its chips
+        return sum(1 for ch in v if ch not in "*. ")
+    return len(v.split()) if kind == "layout" else 1
 
 
 def _without_seat(state: kernel.State, seat: int) -> kernel.State:
@@ -97,13 +102,38 @@ def smaller(state: kernel.State) -> list[kernel.State]:
             if z.kind == "hand":
                 if s != me:
                     out += [state.with_zone(z.id, h, s) for h in _fewer(v)]
+            elif z.kind == "layout":
+                out += _fewer_positions(state, z.id, s)
             elif lay is not None and z.id == lay.f["to"]:
                 out += [state.with_zone(z.id, v[:i] + v[i + 1:], s) for i in range(len(v))]
             else:
                 out += [state.with_zone(z.id, cut, s) for cut in _halves(v)]
-    out += [state.with_zone(r.hand.id, h, me) for h in _fewer(state.hand(me))]
+    if r.hand is not None and r.hand.each:        # (a game of layouts and piles may have no hand)
+        out += [state.with_zone(r.hand.id, h, me) for h in _fewer(state.hand(me))]
     if state.reshuffles:
         out.append(state.replace(reshuffles=0))
+    return out
+
+
+def _size_counter(r) -> str | None:
+    """The counter of each seat that says how many positions the deal gives a layout, if any."""
+    each = r.get("deal.cards_each")
+    return each if isinstance(each, str) and each in r.counters and r.counters[each].each else None
+
+
+def _fewer_positions(state: kernel.State, zid: str, seat: int) -> list[kernel.State]:
+    """A seat's layout with its last positions dropped (one, half, all but the first), and
+    the counter that sizes it, if one does, set to match."""
+    r = kernel.rules(state.spec)
+    v = state.zone(zid, seat)
+    sized = _size_counter(r)
+    out = []
+    for k in dict.fromkeys((len(v) - 1, len(v) // 2, 1)):
+        if 0 < k < len(v):
+            st = state.with_zone(zid, v[:k], seat)
+            if sized is not None:
+                st = st.with_counter(sized, k, seat)
+            out.append(st)
     return out
 
 
@@ -206,8 +236,8 @@ def _agrees(spec: Spec, family: str, situation: dict, said, mine) -> bool:
             before = neutral.state_from_neutral(spec, situation["state"])
             mv = neutral.move_from_neutral(spec, situation["move"])
             compare = neutral.expected_outcome(before, mv, kernel.apply(before, mv)).get("compare", neutral.COMPARE_EXACT)
-            if mine.get("state", {}).get("phase") == neutral.LEVEL_OVER:
-                compare = neutral.COMPARE_LEVEL_OVER
+            if mine.get("state", {}).get("phase") in (neutral.ROUND_OVER, neutral.LEVEL_OVER):
+                compare = neutral.COMPARE_ROUND_OVER
             return not neutral.compare_states(spec, mine["state"], said["state"], compare)
         except Exception:     # noqa: BLE001
             return False

@@ -1,10 +1,12 @@
 """Sequence Numbers' move rules as a Python adapter for `rulings conform`, written from the
-rulebook, the spec's named assumptions (the board, the card list, the teams) and its adopted
+rulebook, the spec's named assumptions (the board, the card list, the teams) and its
 readings, without importing rulings; with planted rule errors on request, for the
-conformance search to find.
+conformance search to find. It follows the readings the situation names (`readings`):
+the teams for five and six players, whether a Minus card's turn still draws, whether a
+further dead card ends the turn, and how many spaces two sequences may share.
 
     rulings conform sequence-numbers --adapter examples/seqnum_faithful.py:factory    # conforms
-    rulings conform sequence-numbers --adapter examples/seqnum_faithful.py:planted    # three planted errors
+    rulings conform sequence-numbers --adapter examples/seqnum_faithful.py:planted    # four planted errors
 
 A situation is the scenario form (docs/scenarios.md): `board` (ten rows of text: `*` a free
 corner, `.` an empty space, a digit the side whose chip covers it), `hands`, `discards` (one
@@ -13,21 +15,24 @@ pile per seat, bottom first), `stock` (bottom first, top last), `players`, `deal
 exchanged this turn), `reshuffles`. Moves: {"cover": {"card": "7+", "at": [row, col]}},
 {"cover_any": [row, col]} (a Plus card), {"uncover": [row, col]} (a Minus card),
 {"swap_dead": "7+"}, {"swap_stuck": "7+"} (a further dead card, for a player with no other
-move: the spec's assumption no-playable-card), {"draw": "stock"}. A move that wins answers `"phase": "over"` and the
-winning seats in `winners`.
+move: the spec's assumption no-playable-card), {"draw": "stock"}. A move that wins answers
+`"phase": "over"` and the winning seats in `winners`; a draw with nothing to draw voids the
+deal: `"phase": "round_over"`, the next dealer and who plays first (protocol version 3).
 
 The planted errors (pass some of them, by name, to `SequenceNumbers(...)`):
 
     foreign-chip-counts   five in a row counts as a sequence with one chip of another side in it
     minus-breaks-sequence a Minus card may take a chip of a completed sequence
     dead-card-kept        a dead card may never be exchanged
+    stuck-ignores-minus   a player holding a Minus card with a chip to take counts as having no
+                          other move, so may exchange a further dead card
 """
 from __future__ import annotations
 
 import copy
 import random
 
-PLANTED = ("foreign-chip-counts", "minus-breaks-sequence", "dead-card-kept")
+PLANTED = ("foreign-chip-counts", "minus-breaks-sequence", "dead-card-kept", "stuck-ignores-minus")
 SIZE, LINE = 10, 5
 # the assumed board (spec clause board-layout): free corners, 1..48 row by row, then the same
 # numbers mirrored through the centre
@@ -35,6 +40,11 @@ _HALF = [0] + list(range(1, 9)) + [0] + list(range(9, 49))
 NUMBERS = _HALF + _HALF[::-1]
 TEAMS = {2: [[0], [1]], 3: [[0], [1], [2]], 4: [[0, 2], [1, 3]], 5: [[0, 2, 4], [1, 3]],
          6: [[0, 2, 4], [1, 3, 5]]}
+# the readings of the spec's clauses this implementation follows, as the situation names them
+OTHER_TEAMS = {("teams-of-six", "three-teams"): {6: [[0, 3], [1, 4], [2, 5]]},
+               ("teams-of-five", "three-teams"): {5: [[0, 3], [1, 4], [2]]},
+               ("teams-of-five", "each-alone"): {5: [[0], [1], [2], [3], [4]]}}
+ADOPTED = {"minus-then-draw": "draw-follows", "no-playable-card": "exchange-again", "second-sequence": "one-space"}
 FREE, EMPTY = "*", "."
 
 
@@ -53,6 +63,8 @@ WINDOWS = _windows()
 
 
 class SequenceNumbers:
+    protocol = 3            # the conformance protocol version it speaks (docs/conformance.md)
+
     def __init__(self, *plant: str):
         self.plant = set(plant)
         self.rng = random.Random(0)
@@ -67,8 +79,20 @@ class SequenceNumbers:
         return ["".join(cells[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
 
     @staticmethod
-    def side(state, seat: int) -> int:
-        return next(i for i, team in enumerate(TEAMS[state["players"]]) if seat in team)
+    def reading(state, clause: str) -> str:
+        return (state.get("readings") or {}).get(clause, ADOPTED.get(clause, ""))
+
+    @classmethod
+    def teams(cls, state) -> list[list[int]]:
+        n = state["players"]
+        for (clause, name), teams in OTHER_TEAMS.items():
+            if n in teams and cls.reading(state, clause) == name:
+                return teams[n]
+        return TEAMS[n]
+
+    @classmethod
+    def side(cls, state, seat: int) -> int:
+        return next(i for i, team in enumerate(cls.teams(state)) if seat in team)
 
     def full_windows(self, cells, side: int, planted: bool = False) -> list[tuple[int, ...]]:
         """The windows of five all of whose spaces are the side's chips or free corners."""
@@ -81,8 +105,8 @@ class SequenceNumbers:
                 out.append(w)
         return out
 
-    def sequences(self, cells, side: int, planted: bool = False) -> int:
-        """The most full windows of the side no two of which share more than one space."""
+    def sequences(self, cells, side: int, planted: bool = False, share: int = 1) -> int:
+        """The most full windows of the side no two of which share more than `share` spaces."""
         full = self.full_windows(cells, side, planted)
         best = 0
 
@@ -92,7 +116,7 @@ class SequenceNumbers:
             if i == len(full) or len(chosen) + len(full) - i <= best:
                 return
             w = set(full[i])
-            if all(len(w & set(o)) <= 1 for o in chosen):
+            if all(len(w & set(o)) <= share for o in chosen):
                 go(i + 1, chosen + [full[i]])
             go(i + 1, chosen)
 
@@ -104,10 +128,12 @@ class SequenceNumbers:
         cells = self.cells(s["board"])
         need = 1 if s["players"] <= 3 else 2
         planted = "foreign-chip-counts" in self.plant
-        sides = [i for i in range(len(TEAMS[s["players"]])) if self.sequences(cells, i, planted) >= need]
+        share = 4 if self.reading(s, "second-sequence") == "any-spaces" else 1
+        teams = self.teams(s)
+        sides = [i for i in range(len(teams)) if self.sequences(cells, i, planted, share) >= need]
         if sides:
             s["phase"] = "over"
-            s["winners"] = sorted(seat for i in sides for seat in TEAMS[s["players"]][i])
+            s["winners"] = sorted(seat for i in sides for seat in teams[i])
         return s
 
     # ---- cards --------------------------------------------------------------------------
@@ -134,7 +160,7 @@ class SequenceNumbers:
             return True
         if "P" in hand and any(n and cells[i] == EMPTY for i, n in enumerate(NUMBERS)):
             return True
-        if "M" in hand:
+        if "M" in hand and "stuck-ignores-minus" not in self.plant:
             for i, v in enumerate(cells):
                 if v not in (EMPTY, FREE, mine) and not any(i in w for w in self.full_windows(cells, int(v))):
                     return True
@@ -151,6 +177,15 @@ class SequenceNumbers:
         s["reshuffles"] = s.get("reshuffles", 0) + 1
         return True
 
+    @staticmethod
+    def void(s) -> dict:
+        """The deal counts for nothing (protocol version 3): dealt again by the player on the
+        dealer's left, the player on their left starting."""
+        n = s["players"]
+        dealer = (s["dealer"] + 1) % n
+        s.update(phase="round_over", next_dealer=dealer, next_round={"to_play": (dealer + 1) % n})
+        return s
+
     # ---- moves --------------------------------------------------------------------------
     def move(self, state, mv):
         no = {"legal": False}
@@ -166,9 +201,7 @@ class SequenceNumbers:
             if s["phase"] != "draw" or arg != "stock":
                 return no
             if not s["stock"] and not self.refill(s):
-                s["phase"] = "level_over"               # nothing to draw: the deal is void
-                s["next_dealer"] = (s["dealer"] + 1) % s["players"]
-                return {"legal": True, "state": s}
+                return {"legal": True, "state": self.void(s)}     # nothing to draw: the deal is void
             hand.append(s["stock"].pop())
             s["to_play"] = (me + 1) % s["players"]
             s["turns_finished"] += 1
@@ -188,11 +221,11 @@ class SequenceNumbers:
             hand.remove(card)
             s["discards"][me].append(card)
             if not s["stock"] and not self.refill(s):
-                s["phase"] = "level_over"
-                s["next_dealer"] = (s["dealer"] + 1) % s["players"]
-                return {"legal": True, "state": s}
+                return {"legal": True, "state": self.void(s)}
             hand.append(s["stock"].pop())
             s["lays_this_turn"] = s.get("lays_this_turn", 0) + 1
+            if mid == "swap_stuck" and self.reading(s, "no-playable-card") == "turn-passes":
+                return {"legal": True, "state": self.pass_turn(s)}
             return {"legal": True, "state": s}
         if mid == "cover" and isinstance(arg, dict):
             card, cell = str(arg.get("card", "")).upper(), self.at(arg.get("at"))
@@ -216,7 +249,18 @@ class SequenceNumbers:
         cells[cell] = EMPTY if mid == "uncover" else mine
         s["board"] = self.rows(cells)
         s["phase"] = "draw"
-        return {"legal": True, "state": self.won(s)}
+        s = self.won(s)
+        if mid == "uncover" and s["phase"] != "over" and self.reading(s, "minus-then-draw") == "turn-over":
+            s = self.pass_turn(s)                        # the Minus card is the whole turn: no draw
+        return {"legal": True, "state": s}
+
+    @staticmethod
+    def pass_turn(s) -> dict:
+        s["to_play"] = (s["to_play"] + 1) % s["players"]
+        s["turns_finished"] += 1
+        s["lays_this_turn"] = 0
+        s["phase"] = "play"
+        return s
 
 
 def factory():

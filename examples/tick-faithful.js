@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // Tick's meld and move rules, written from the rules (the adopted readings of
-// spec/tick.yaml), independently of rulings: no code is shared with it. It speaks the
-// conformance protocol (docs/conformance.md): one JSON request per line on stdin, one
-// JSON answer per line on stdout.
+// spec/tick.yaml), independently of rulings: no code is shared with it. It also follows
+// these readings when a situation names them (its `readings`): dealer-rotation,
+// go-out-timing, go-out, several-lays, tick, stock-empty, reshuffle-when, nothing-to-draw,
+// stalled-level and level-sets-same-rank, and pack-composition trivially (no question asks
+// for the deck). It does not follow the other readings of wild-limit, level-set-size,
+// lay-when-able, matching-with-level, wilds-alone and tick-short-stock. It speaks the
+// conformance protocol (docs/conformance.md), version 3: one JSON request per line on
+// stdin, one JSON answer per line on stdout.
 //
 //   node examples/tick-faithful.js                  the faithful implementation
 //   require("./tick-faithful.js").make({plant})     the same with planted rule errors
@@ -33,8 +38,18 @@ function canon(card) {
 const sorted = (cards) => [...cards].map(canon).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
 const isWild = (c) => c in WILDS;
 
+// the readings this implementation follows, and the one each clause has unless a
+// situation names another
+const ADOPTED = {
+  "dealer-rotation": "left", "go-out-timing": "after-full-round", "go-out": "with-discard",
+  "several-lays": "many", "tick": "several", "stock-empty": "reshuffle-face-up", "reshuffle-when": "next-draw",
+  "nothing-to-draw": "level-ends", "stalled-level": "scored", "level-sets-same-rank": "may-share",
+};
+
 function make(options = {}) {
   const plant = new Set(options.plant || []);
+  let readings = {};                               // the readings of the situation asked about
+  const reading = (clause) => readings[clause] || ADOPTED[clause];
 
   // ---- melds --------------------------------------------------------------------------
 
@@ -85,7 +100,8 @@ function make(options = {}) {
     function assign(i, left) {
       if (i === ranks.length) return left === 0 ? 0 : Infinity;
       let best = Infinity;
-      for (let k = 0; k <= left; k++) {
+      const most = reading("level-sets-same-rank") === "distinct" ? Math.min(left, 1) : left;
+      for (let k = 0; k <= most; k++) {
         const here = rankWilds(count[ranks[i]], k, sizes[0] || 0);
         if (here === Infinity) continue;
         best = Math.min(best, here + assign(i + 1, left - k));
@@ -96,7 +112,8 @@ function make(options = {}) {
     return assign(0, sizes.length) <= wilds;          // wilds left over lie on their own
   }
 
-  function meld(cards, contract) {
+  function meld(cards, contract, asked = {}) {
+    readings = asked || {};
     return layable(cards, LEVELS[level(contract)]);
   }
 
@@ -107,7 +124,8 @@ function make(options = {}) {
   }
 
   // the most points a lay-down from this hand can lay, keeping one card for the discard
-  function bestLay(cards, contract) {
+  function bestLay(cards, contract, asked = {}) {
+    readings = asked || {};
     const sizes = LEVELS[level(contract)];
     const hand = sorted(cards);
     const kinds = [...new Set(hand)];
@@ -144,13 +162,54 @@ function make(options = {}) {
     return left;
   }
 
-  const mayGoOut = (s) => plant.has("first-turn-out") || s.turns_finished >= s.hands.length;
+  const mayGoOut = (s) => plant.has("first-turn-out") ||
+    s.turns_finished >= s.hands.length - (reading("go-out-timing") === "others-have-played" ? 1 : 0);
 
-  // the deal passes to the left after each level; after the eighth the game is over
-  function endLevel(s) {
-    s.phase = "level_over";
-    s.next_dealer = s.level >= 8 ? null : (s.dealer + 1) % s.hands.length;
-    return { legal: true, state: s, scores: score(s) };
+  function nextDealer(s) {
+    const n = s.hands.length;
+    const how = reading("dealer-rotation");
+    return how === "same" ? s.dealer : how === "right" ? (s.dealer + n - 1) % n : (s.dealer + 1) % n;
+  }
+
+  // the level's end (protocol version 3): after the eighth the game is over and the most
+  // points win (equal tops share the win); else the deal passes to the left, the player on
+  // the new dealer's left starts, the level goes up by one, chips carry over and the
+  // level's scores go onto each total
+  // `how`: "void" (nobody scores) or "replay" (nobody scores and the level is dealt again)
+  function endLevel(s, how = "scored") {
+    const n = s.hands.length;
+    const scores = how === "scored" ? score(s) : s.hands.map(() => 0);
+    const totals = (s.scores || s.hands.map(() => 0)).map((t, i) => t + scores[i]);
+    if (how === "replay") {
+      s.phase = "round_over";
+      s.next_dealer = nextDealer(s);
+      s.next_round = { to_play: (s.next_dealer + 1) % n, chips: [...s.chips], level: s.level, scores: totals };
+      return { legal: true, state: s, scores };
+    }
+    if (s.level >= 8) {
+      const top = Math.max(...totals);
+      s.phase = "over";
+      s.next_dealer = null;
+      s.winners = totals.flatMap((t, i) => (t === top ? [i] : []));
+    } else {
+      s.phase = "round_over";
+      s.next_dealer = nextDealer(s);
+      s.next_round = { to_play: (s.next_dealer + 1) % n, chips: [...s.chips], level: s.level + 1, scores: totals };
+    }
+    return { legal: true, state: s, scores };
+  }
+
+  // a draw found the stock empty: refilled (true), or the level ends (its answer)
+  function emptyStock(s) {
+    if (reading("stock-empty") === "level-ends") return endLevel(s);
+    if (refill(s)) return true;
+    return endLevel(s, reading("nothing-to-draw") === "level-void" ? "replay" : "scored");
+  }
+
+  // after a draw: under when-emptied, a stock left empty is refilled at once
+  function afterDraw(s) {
+    if (s.stock.length === 0 && reading("reshuffle-when") === "when-emptied" &&
+        reading("stock-empty") !== "level-ends") refill(s);
   }
 
   // a draw finds the stock empty: the face-up pile but its top card becomes the stock
@@ -186,6 +245,7 @@ function make(options = {}) {
 
   // a situation in the scenario format (docs/scenarios.md); the answer is the same shape
   function move(state, mv) {
+    readings = state.readings || {};
     const s = clone(state);
     const n = s.hands.length;
     s.hands = s.hands.map(sorted);
@@ -200,7 +260,11 @@ function make(options = {}) {
       case "draw":
       case "tick": {
         if (s.phase !== "draw") return refuse("the turn has drawn already");
-        if (s.stock.length === 0 && !refill(s)) return endLevel(s);   // nothing left to draw
+        if (s.stock.length === 0) {
+          const got = emptyStock(s);
+          if (got !== true) return got;                 // the level ended
+        }
+        if (kind === "tick" && reading("tick") === "top-only" && mv.tick > 1) return refuse("one face-up card a tick");
         if (kind === "draw") {
           s.hands[me] = sorted(s.hands[me].concat([s.stock.pop()]));
         } else {
@@ -216,6 +280,7 @@ function make(options = {}) {
           s.chips[me] -= cost;
         }
         s.phase = "play";
+        afterDraw(s);
         return { legal: true, state: s };
       }
       case "lay": {
@@ -224,6 +289,7 @@ function make(options = {}) {
         if (cards.length === 0) return refuse("an empty lay");
         const left = remove(s.hands[me], cards);
         if (left === null) return refuse("cards not in hand");
+        if (s.lays_this_turn > 0 && reading("several-lays") === "one") return refuse("one lay a turn");
         if (s.laid[me].length === 0) {
           if (!layable(cards, LEVELS[s.level])) return refuse("not the level");
         } else {
@@ -231,11 +297,12 @@ function make(options = {}) {
           const rest = cards.filter((c) => isWild(c) || !table.has(c));
           if (rest.length && !layable(rest, [])) return refuse("not further sets or matching cards");
         }
-        if (left.length === 0) return refuse("going out needs a discard");
+        if (left.length === 0 && reading("go-out") !== "discard-optional") return refuse("going out needs a discard");
         if (left.length <= 1 && !mayGoOut(s)) return refuse("too early to go out");
         s.hands[me] = left;
         s.laid[me].push(cards);
         s.lays_this_turn += 1;
+        if (left.length === 0) return endLevel(s);      // out by laying everything
         return { legal: true, state: s };
       }
       case "discard": {
@@ -251,7 +318,7 @@ function make(options = {}) {
         s.turns_finished += 1;
         s.to_play = (me + 1) % n;
         s.lays_this_turn = 0;
-        if (stalled(s)) return endLevel(s);
+        if (stalled(s)) return endLevel(s, reading("stalled-level") === "void" ? "void" : "scored");
         return { legal: true, state: s };
       }
       default:
@@ -266,6 +333,7 @@ function make(options = {}) {
   }
 
   function score(state) {
+    if (state.readings) readings = state.readings;
     return state.hands.map((hand, i) => {
       const laid = (state.laid ? state.laid[i] : []).flat().reduce((s, c) => s + value(canon(c)), 0);
       return laid - handValue(hand) + (state.exact_deal && i === state.dealer ? BONUS : 0);
@@ -293,9 +361,9 @@ function serve(impl, name) {
     let answer;
     try {
       switch (req.method) {
-        case "hello": answer = { result: { name, methods: ["meld", "best_lay", "move", "score"] } }; break;
-        case "meld": answer = { result: impl.meld(p.cards, p.contract) }; break;
-        case "best_lay": answer = { result: impl.best_lay(p.cards, p.contract) }; break;
+        case "hello": answer = { result: { name, protocol: 3, methods: ["meld", "best_lay", "move", "score"] } }; break;
+        case "meld": answer = { result: impl.meld(p.cards, p.contract, p.readings) }; break;
+        case "best_lay": answer = { result: impl.best_lay(p.cards, p.contract, p.readings) }; break;
         case "move": answer = { result: impl.move(p.state, p.move) }; break;
         case "score": answer = { result: impl.score(p.state) }; break;
         default: answer = { unsupported: true };

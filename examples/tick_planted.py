@@ -4,6 +4,7 @@ Written for `rulings conform` to find its errors; it does not import rulings. Us
 
     rulings conform tick --adapter examples/tick_planted.py:factory
     rulings conform tick --adapter examples.tick_planted:factory      (from the project folder)
+    rulings conform tick --adapter examples/tick_planted.py:faithful  (no error planted: conforms)
 
 The planted errors (pass some of them, by name, to `TickPlanted(...)` to plant only those):
 
@@ -51,6 +52,8 @@ def ordered(cards) -> list[str]:
 
 
 class TickPlanted:
+    protocol = 3            # the conformance protocol version it speaks (docs/conformance.md)
+
     def __init__(self, *plant: str):
         self.plant = set(plant or PLANTED)
         self.rng = random.Random(0)
@@ -124,10 +127,20 @@ class TickPlanted:
         return "first-turn-out" in self.plant or s["turns_finished"] >= len(s["hands"])
 
     def end_level(self, s):
-        s["phase"] = "level_over"
-        # the deal passes to the left after each level; after the eighth the game is over
-        s["next_dealer"] = None if s["level"] >= 8 else (s["dealer"] + 1) % len(s["hands"])
-        return {"legal": True, "state": s, "scores": self.score(s)}
+        """The level's end (protocol version 3): after the eighth the game is over and the
+        most points win (equal tops share); else the deal passes to the left, the dealer's
+        left starts, the level goes up, chips carry over, the scores go onto the totals."""
+        n = len(s["hands"])
+        scores = self.score(s)
+        totals = [t + x for t, x in zip(s.get("scores") or [0] * n, scores)]
+        if s["level"] >= 8:
+            s.update(phase="over", next_dealer=None, winners=[i for i, t in enumerate(totals) if t == max(totals)])
+        else:
+            dealer = (s["dealer"] + 1) % n
+            s.update(phase="round_over", next_dealer=dealer,
+                     next_round={"to_play": (dealer + 1) % n, "chips": list(s["chips"]), "level": s["level"] + 1,
+                                 "scores": totals})
+        return {"legal": True, "state": s, "scores": scores}
 
     def move(self, state, mv):
         s = copy.deepcopy(state)
@@ -223,3 +236,10 @@ class TickPlanted:
 
 def factory():
     return TickPlanted()
+
+
+def faithful():
+    """The same implementation with no error planted: it conforms (adopted readings only)."""
+    impl = TickPlanted()
+    impl.plant = set()
+    return impl

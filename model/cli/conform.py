@@ -87,6 +87,12 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
                + ", ".join(f"{k} {v}" for k, v in counts.items()))
     cov = m["coverage"]
     click.echo(f"  clauses exercised: {len(cov['exercised'])} of {len(m['clauses'])}")
+    sc = cov.get("situation_classes")
+    if sc:
+        click.echo(f"  situation classes reached: {sc['reached']} of {sc['classes']}")
+        for c in sc["moves"].values():
+            for name, why in c["not_reached"].items():
+                click.echo(f"  no vector for the class {name}: {why}")
     for cid, why in cov["not_exercised"].items():
         click.echo(f"  no vector for {cid}: {why}")
     missing = [n for n in m["reading_witnesses"] if not n.get("vectors")]

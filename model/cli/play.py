@@ -99,7 +99,7 @@ def judge(game, scenario_file, readings, as_json):
     for e in out["round_ends"]:
         how = "void, nobody scores" if e["void"] else (
             f"seat {e['went_out']} went out" if e["went_out"] is not None else f"nobody went out ({e['how']})")
-        scores = (", round scores " + ", ".join(f"seat {i}: {x:+d}" for i, x in enumerate(e["scores"]))
+        scores = (", the round's scores " + ", ".join(f"seat {i}: {x:+d}" for i, x in enumerate(e["scores"]))
                   if "scores" in e else "")
         click.echo(f"  round {e['round']} ended ({how}){scores}")
     if j.result is not None:

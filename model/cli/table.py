@@ -81,8 +81,11 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
     Every meld on the table must be valid when the player is done, and every card that was
     on the table must still be on it; the rest comes from the hand. Prints what to add and
     a new table that shows it (wilds with what they stand for). With --new, judges that
-    table instead: legal, or what is wrong with it. Whether the player may rearrange at
-    all yet (a first meld of their own, say) is a rule of play, not asked here.
+    table instead: legal, or what is wrong with it. Both hold the play to the game's rules
+    of play as `rulings judge` does (the initial meld, a wild locking its meld, a won wild
+    reused): the player is taken to have made their initial meld, or, with --initial, to be
+    making it. Where the most any rearrangement places breaks such a rule, the play shown
+    is the one the kernel offers under it, and the note says so.
     Exit 0 something can be added (or --new is legal), 1 nothing can (or --new is
     illegal), 2 bad input, 3 the solver could not decide.
 
@@ -109,8 +112,12 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
             click.echo(f"  {w}")
         for c in data["clauses"]:
             click.echo(f"  {c['clause']} [{c['source']}]")
+        if data.get("note"):
+            click.echo(f"  note: {data['note']}")
     elif data["possible"] is None:
         click.echo(f"{spec.game}: UNKNOWN: {data['note']}")
+    elif data["possible"] is False:
+        click.echo(f"{spec.game}: the table's own cards cannot all be laid out as melds ({data['engine']})")
     elif code == EXIT_NO:
         click.echo(f"{spec.game}: nothing from the hand can be " + ("laid as the initial meld" if initial else
                    "added to the table") + f" ({data['engine']})")
@@ -121,6 +128,9 @@ def play(game, table_text, hand_text, new_text, initial, by, engine, readings, a
         for m in data["new_table"]:
             click.echo(f"    {m}")
         click.echo(f"  kept: {' '.join(data['kept']) or 'nothing'}")
+    if not as_json and new_text is None and (data.get("note") or data.get("rules_left_out")) \
+            and data["possible"] is not None:
+        click.echo(f"  note: {data.get('note') or data['rules_left_out']}")
     sys.exit(code)
 
 
@@ -143,25 +153,42 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
     if not bad.legal:
         raise BadQuery("--table is not a table of valid melds: " + "; ".join(bad.why))
     if new_text is not None:
-        return _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"))
+    if new_text is not None:
+        return _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"), initial)
     try:
         p = ra.best(spec, table, hand, by, engine, initial)
     except ra.RearrangeError as e:
         raise BadQuery(str(e)) from None
+    new_table = ([" ".join(spec.cards.tokens(m)) for m in old] if initial else []) \
+        + ([_meld_text(spec, m) for m in p.melds] if p.possible else [])
+    placed, value, note = (p.placed, p.value, p.note) if p.possible else ((0,) * len(hand), 0, p.note)
+    if p.possible and any(p.placed):          # the most any rearrangement places, held to the rules of play
+        melds = [spec.cards.hand(spec.cards.types[t] for t in m.cards) for m in p.melds]
+        j = ra.judge_play(spec, old, hand, (list(old) if initial else []) + melds, initial)
+        if not j.legal:
+            kept = ra.offered(spec, old, hand, initial) or list(old)      # none offered: the table stays
+            after = _total(spec, kept)
+            placed = tuple(max(0, a - b) for a, b in zip(after, table))
+            value = sum(placed) if by == "cards" else sum(k * spec.cards.types[t].value for t, k in enumerate(placed))
+            new_table = [" ".join(spec.cards.tokens(m)) for m in kept]
+            note = (f"the most any rearrangement places breaks a rule of play ({'; '.join(j.why)}: "
+                    f"{', '.join(j.clauses)}); shown: the play those rules allow that the kernel offers, the one "
+                    "that puts down the most cards it finds" + (" (counted by points, a play worth more may exist)"
+                                                         if by == "points" else ""))
     data = {"game": spec.game, "table": [spec.cards.tokens(m) for m in old], "hand": spec.cards.tokens(hand),
-            "by": by, "possible": p.possible, "placed": spec.cards.tokens(p.placed) if p.possible else [],
-            "value": p.value if p.possible else 0,
-            "new_table": ([" ".join(spec.cards.tokens(m)) for m in old] if initial else [])
-            + ([_meld_text(spec, m) for m in p.melds] if p.possible else []),
-            "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, p.placed))) if p.possible else
-            spec.cards.tokens(hand), "engine": p.engine, **({"note": p.note} if p.note else {})}
+            "by": by, "possible": p.possible, "placed": spec.cards.tokens(placed), "value": value,
+            "new_table": new_table, "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, placed))),
+            "engine": p.engine, **({"note": note} if note else {})}
+    if ra.play_move(spec) is None:
+        data["rules_left_out"] = "the spec's turn rules do not say how a play is made: only the melds are held to"
     if p.possible is None:
         return data, EXIT_UNKNOWN
-    return data, EXIT_OK if p.possible and any(p.placed) else EXIT_NO
+    return data, EXIT_OK if p.possible and any(placed) else EXIT_NO
 
 
-def _judge(spec, ra, old, hand, new) -> tuple[dict, int]:
-    j = ra.judge(spec, old, hand, new)
+def _judge(spec, ra, old, hand, new, initial) -> tuple[dict, int]:
+    j = ra.judge_play(spec, old, hand, new, initial)
     data = {"game": spec.game, "legal": j.legal, "placed": spec.cards.tokens(j.placed), "why": j.why,
-            "clauses": [{"clause": c, "source": spec.source(c)} for c in j.clauses]}
+            "clauses": [{"clause": c, "source": spec.source(c)} for c in j.clauses],
+            **({"note": j.note} if j.note else {})}
     return data, EXIT_OK if j.legal else EXIT_NO

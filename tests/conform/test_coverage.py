@@ -55,7 +55,7 @@ def test_boundaries_have_differing_verdicts_on_their_two_sides(spec, docs):
     assert all(v["boundary"]["value"] != v["boundary"]["other_side"] for v in bound)
     # going out becomes allowed: the same move refused at one number of turns, ending the level at the next
     turns = [v for v in bound if v["boundary"]["axis"] == "turns_finished"]
-    assert any(v["legal"] and v["compare"] == "level_over" for v in turns)
+    assert any(v["legal"] and v["compare"] == "round_over" for v in turns)
     assert any(not v["legal"] for v in turns)
     # a paid draw with exactly enough, and one short
     chips = [v for v in bound if v["boundary"]["axis"] in paid]
@@ -89,11 +89,11 @@ def test_the_report_says_what_the_run_covered(spec, docs):
 def test_every_clause_that_affects_play_has_a_vector(spec, docs):
     """The clauses no vector exercises are only those no question of the protocol can ask
     about, each with its reason; who deals next and when the game ends are asked (a
-    level_over answer names the next dealer, none once the game is over)."""
+    round_over answer names the next dealer, none once the game is over)."""
     cov = docs["manifest.json"]["coverage"]
     assert conform_report.uncovered_play(cov) == []
     assert cov["exercised"].get("dealer-rotation") and cov["exercised"].get("game-end")
-    ends = [v for v in docs["moves.json"]["cases"] if v.get("compare") == "level_over"]
+    ends = [v for v in docs["moves.json"]["cases"] if v.get("compare") == "round_over"]
     assert {v["after"]["next_dealer"] is None for v in ends} == {True, False}
 
 
@@ -106,3 +106,23 @@ def test_the_report_names_a_clause_that_affects_play_and_has_no_vector(spec, doc
     assert "1 clause(s) that affect play have no vector: go-out-timing" in text
     report.coverage = cov
     assert "every clause that affects play is exercised" in "\n".join(conform_report.coverage_text(report))
+
+
+def test_every_situation_class_is_reached_or_named(spec, docs):
+    """Coverage by situation class (issue 26, item 4), enumerated from the spec: each move's
+    classes, each reached by a vector or named with the reason; the report gives the
+    figure."""
+    from rulings.checks import vectors_classes
+
+    sc = docs["manifest.json"]["coverage"]["situation_classes"]
+    every = vectors_classes.classes(spec)
+    assert sc["classes"] == sum(map(len, every.values())) and set(sc["moves"]) == set(every)
+    for mid, c in sc["moves"].items():
+        assert len(c["reached"]) + len(c["not_reached"]) == len(every[mid])
+        assert all(why for why in c["not_reached"].values())
+    labelled = {label for v in docs["moves.json"]["cases"] for label in v.get("classes", [])}
+    assert {c for m in sc["moves"].values() for c in m["reached"]} <= labelled
+    report = conform.Report(spec.game, "x", dict(spec.chosen))
+    report.coverage = docs["manifest.json"]["coverage"]
+    assert f"situation classes: the vectors reach {sc['reached']} of {sc['classes']}" in \
+        "\n".join(conform_report.coverage_text(report))

@@ -121,7 +121,7 @@ def test_a_what_if_mutant_is_built_and_killed(spec, docs):
 
 
 def test_the_next_dealer_is_asked(spec, docs):
-    """A level_over answer names the next dealer, so a reading of who deals next is killed."""
+    """A round_over answer names the next dealer, so a reading of who deals next is killed."""
     for name in ("right", "same"):
         r = selftest.judge(spec, _mutant(spec, f"reading dealer-rotation={name}"), docs, 0, 0)
         assert r.status == selftest.KILLED and "next_dealer" in r.by, r

@@ -114,3 +114,41 @@ def test_every_planted_error_is_found(seqnum_vectors):
     # the foreign chip's witness, made small: few chips left on the board
     small = [p for p in kinds["foreign-chip-counts"] if "shrunk" in p.get("extra", {})]
     assert min(sum(ch not in "*." for row in p["situation"]["state"]["board"] for ch in row) for p in small) <= 8
+
+
+CLASS = "swap_stuck: after a move this turn, left: only uncover"
+
+
+def test_the_situation_classes_are_reached_or_named(seqnum_vectors):
+    """Coverage by clause and situation class (issue 26, item 4): a player who has exchanged
+    a dead card already and holds only a Minus card with a chip to take is asked whether a
+    further dead card may be exchanged; every class no vector reaches is named with why."""
+    m = json.loads((seqnum_vectors / "manifest.json").read_text())
+    sc = m["coverage"]["situation_classes"]
+    reached = [c for mv in sc["moves"].values() for c in mv["reached"]]
+    assert CLASS in reached and sc["reached"] == len(reached) and sc["classes"] > sc["reached"] > 0
+    assert all(why for mv in sc["moves"].values() for why in mv["not_reached"].values())
+    moves = json.loads((seqnum_vectors / "moves.json").read_text())["cases"]
+    asked = [v for v in moves if CLASS in v.get("classes", [])]
+    assert asked and all(v["scenario"]["lays_this_turn"] >= 1 and not v["legal"] for v in asked)
+
+
+def test_an_error_of_that_class_is_caught_by_the_vectors(seqnum_vectors):
+    """`stuck-ignores-minus` (a Minus card with a chip to take is not counted as a move) is
+    wrong only in that class: the vectors alone catch it."""
+    import importlib.util
+
+    from checks import conform as C
+    from checks.adapters import PythonAdapter
+    from rulings.spec import load
+
+    mod_spec = importlib.util.spec_from_file_location("seqnum_faithful", ADAPTER)
+    mod = importlib.util.module_from_spec(mod_spec)
+    mod_spec.loader.exec_module(mod)
+    from checks import vectors
+
+    docs = vectors.read(seqnum_vectors)
+    report = C.conform(load(GAME), PythonAdapter(mod.SequenceNumbers("stuck-ignores-minus")), docs, 0, 0)
+    wrong = [o for o in report.problems if o.status == "fail"]
+    assert wrong and any(CLASS in o.extra.get("classes", []) or o.situation["move"].keys() == {"swap_stuck"}
+                         for o in wrong)

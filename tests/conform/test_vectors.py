@@ -128,7 +128,7 @@ def test_move_vectors_cover_each_kind_of_move_both_ways(docs):
     for kind in ("draw", "tick", "lay", "discard"):
         assert (kind, True) in seen and (kind, False) in seen, kind
     compares = {v.get("compare") for v in docs["moves.json"]["cases"]}
-    assert {"exact", "shuffled", "level_over"} <= compares
+    assert {"exact", "shuffled", "round_over"} <= compares
 
 
 def test_move_witnesses_tell_their_readings_apart(docs, spec):

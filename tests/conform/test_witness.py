@@ -81,3 +81,68 @@ def test_descriptions_give_the_deciding_facts(spec):
     assert "the others hold: " in text
     for i in r.inputs:
         assert f" {i} " in text
+
+
+# ---- every zone kind (issue 26, item 3) --------------------------------------------------------
+
+def _garbage_planted():
+    import importlib.util
+
+    mod_spec = importlib.util.spec_from_file_location("garbage_faithful", EXAMPLES / "garbage_faithful.py")
+    mod = importlib.util.module_from_spec(mod_spec)
+    mod_spec.loader.exec_module(mod)
+    return mod.planted()
+
+
+def test_a_game_without_hands_is_made_small():
+    """Garbage's players hold layouts and piles, no hand: a wrong answer of the planted
+    example is made small (fewer seats, shorter piles, shorter layouts with the counter that
+    sizes them), every step a situation of the game, and the text says what it came to."""
+    from rulings.checks.adapters import PythonAdapter
+    from rulings.spec import load
+
+    spec = load("garbage")
+    r = kernel.rules(spec)
+    states, _ = cases.seeded_game(spec, 2, max_moves=200)
+    st = next(s for s in states if s.players > 2 and s.phase == "placing" and not s.over)
+    assert witness.smaller(st) and all(c.players <= st.players for c in witness.smaller(st))
+    lay = next(z for z in r.zones.values() if z.kind == "layout")
+    shorter = [c for c in witness.smaller(st) if len(c.zone(lay.id, 0)) < len(st.zone(lay.id, 0))]
+    sized = r.get("deal.cards_each")
+    assert shorter and all(c.counter(sized, 0) == len(c.zone(lay.id, 0)) for c in shorter)
+    adapter = PythonAdapter(_garbage_planted())
+    report = conform.conform(spec, adapter, {name: {"cases": []} for name in ("melds.json", "best_lay.json",
+                                                                             "moves.json", "scores.json",
+                                                                             "games.json", "manifest.json")},
+                             150, 1)
+    found = [d for d in report.divergences if d.outcome.status == "fail"]
+    assert found and all(not d.outcome.extra.get("not_shrunk") for d in found)
+    small = [d.outcome for d in found if d.outcome.extra.get("shrunk")]
+    assert small and all(o.extra["shrunk"]["to"][1] < o.extra["shrunk"]["from"][1] for o in small)
+    text = conform_report.text(report)
+    assert "made small:" in text
+    assert f"seat {small[0].situation['state']['to_play']} holds {lay.id} " in conform_report.describe(small[0].situation)
+
+
+def test_a_board_is_shown_in_the_situation():
+    from rulings.spec import load
+
+    spec = load("sequence-numbers")
+    st = cases.situation(spec, cases.RandomChooser("board"))
+    text = conform_report.describe({"state": neutral.state_to_neutral(st), "move": {"draw": "stock"}})
+    board = neutral.state_to_neutral(st)[next(z.id for z in kernel.rules(spec).zones.values() if z.kind == "board")]
+    assert all(f"  {row}" in text for row in board)
+
+
+def test_an_error_while_shrinking_or_blaming_is_in_the_text(spec, docs, monkeypatch):
+    """Making a witness small and blaming a clause are helps: when either fails the run
+    goes on, and the text report says so beside the witness (not only --json)."""
+    def broken(*a, **k):
+        raise RuntimeError("shrinking broke")
+
+    monkeypatch.setattr(witness, "shrink_move", broken)
+    monkeypatch.setattr(witness, "contradicted", broken)
+    report = conform.conform(spec, load_python(f"{EXAMPLES / 'tick_planted.py'}:factory"), docs, 0, 0)
+    text = conform_report.text(report)
+    assert "NOT made small: making the witness small failed (RuntimeError: shrinking broke)" in text
+    assert "NOT blamed: setting the answer beside the spec's mutants failed (RuntimeError: shrinking broke)" in text
