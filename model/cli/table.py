@@ -153,7 +153,6 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
     if not bad.legal:
         raise BadQuery("--table is not a table of valid melds: " + "; ".join(bad.why))
     if new_text is not None:
-    if new_text is not None:
         return _judge(spec, ra, old, hand, _melds(spec, new_text, "--new"), initial)
     try:
         p = ra.best(spec, table, hand, by, engine, initial)
