@@ -30,6 +30,7 @@ from rulings.spec import Spec
 
 from . import cases, neutral, vectors
 from .adapters import Adapter, Answer
+from .conform_chunks import SearchStats
 from .conform_protocol import as_spoken
 
 
@@ -70,19 +71,6 @@ class Divergence:
         if self.shrunk:
             out["not_shrunk"] = self.shrunk
         return out
-
-
-@dataclass
-class SearchStats:
-    cases: int = 0
-    seconds: float = 0.0
-    adapter_seconds: float = 0.0
-    skipped_by_adapter: int = 0
-    note: str = ""
-    errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
-    players: Counter = field(default_factory=Counter)    # number of players -> situations asked about
-    stopped: str = ""                                    # why the search of this question ended early
-    not_reported: Counter = field(default_factory=Counter)   # field -> answers that did not carry it
 
 
 # what a run comes to, and the exit code `rulings conform` gives it
@@ -190,7 +178,7 @@ def clause_info(spec: Spec, ids) -> list[dict]:
             for cid in ids if cid in spec.clauses]
 
 
-def _error(family: str, cid: str, situation: dict, spec_side: dict, answer: Answer) -> Outcome:
+def error(family: str, cid: str, situation: dict, spec_side: dict, answer: Answer) -> Outcome:
     return Outcome(family, cid, "error", situation, spec_side, None, error=answer.error, failure=answer.failure)
 
 
@@ -202,7 +190,7 @@ def judge_meld(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contrac
     if a.status == "unsupported":
         return Outcome(family, cid, "skipped", situation, said_spec)
     if a.status == "error":
-        return _error(family, cid, situation, said_spec, a)
+        return error(family, cid, situation, said_spec, a)
     if not isinstance(a.value, bool):
         return Outcome(family, cid, "error", situation, said_spec, a.value,
                        error=f"meld answered {a.value!r}, not true or false", failure="malformed")
@@ -218,7 +206,7 @@ def judge_best(spec: Spec, adapter: Adapter, cid: str, cards: list[str], contrac
     if a.status == "unsupported":
         return Outcome("best_lay", cid, "skipped", situation, said_spec)
     if a.status == "error":
-        return _error("best_lay", cid, situation, said_spec, a)
+        return error("best_lay", cid, situation, said_spec, a)
     if not (a.value is None or (isinstance(a.value, int) and not isinstance(a.value, bool))):
         return Outcome("best_lay", cid, "error", situation, said_spec, a.value,
                        error=f"best_lay answered {a.value!r}, not a whole number or null", failure="malformed")
@@ -243,7 +231,7 @@ def judge_move(spec: Spec, adapter: Adapter, cid: str, state: dict, move: dict, 
     if a.status == "unsupported":
         return Outcome(family, cid, "skipped", situation, said_spec, extra=extra or {})
     if a.status == "error":
-        out = _error(family, cid, situation, said_spec, a)
+        out = error(family, cid, situation, said_spec, a)
         out.extra = extra or {}
         return out
     got = a.value
@@ -277,7 +265,7 @@ def judge_score(spec: Spec, adapter: Adapter, cid: str, state: dict, scores: lis
     if a.status == "unsupported":
         return Outcome("score", cid, "skipped", situation, said_spec)
     if a.status == "error":
-        return _error("score", cid, situation, said_spec, a)
+        return error("score", cid, situation, said_spec, a)
     if not isinstance(a.value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in a.value):
         return Outcome("score", cid, "error", situation, said_spec, a.value,
                        error=f"score answered {str(a.value)[:200]}, not a list of whole numbers", failure="malformed")
@@ -392,7 +380,7 @@ def _replayed(spec: Spec, state: dict, move: dict) -> dict:
 KEPT_ANSWER = 8192      # characters of an implementation's wrong or malformed answer kept in the report
 
 
-def _kept(out: Outcome, adapter: Adapter) -> Outcome:
+def kept(out: Outcome, adapter: Adapter) -> Outcome:
     """An outcome as the report keeps it: which request it was, and the implementation's
     answer cut short when it is long (the report holds every problem, so each stays small)."""
     if out.status == "error" and adapter.last_request and "request" not in out.extra \
@@ -430,7 +418,7 @@ def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report,
             counts[out.status] += 1
             report.not_reported.update(out.extra.get("not_reported", ()))
             if out.status in ("fail", "error"):
-                report.problems.append(_kept(out, adapter))
+                report.problems.append(kept(out, adapter))
                 if first_wrong and out.status == "fail":
                     break
         if first_wrong and any(o.status == "fail" for o in report.problems):
@@ -575,7 +563,7 @@ def search(spec: Spec, adapter: Adapter, n: int, seed: int, report: Report, fami
         for r in range(rounds):
             if progress:
                 progress(f"search: {family}" + (f" (round {r + 1})" if r else ""))
-            found, stopped = _hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, shrink)
+            found, stopped = hunt(spec, adapter, family, n, seed + 7919 * r, masked, stats, shrink)
             new = [d for d in found if d.signature not in masked]
             for d in new:
                 masked.add(d.signature)
@@ -605,7 +593,7 @@ def _size(out: Outcome) -> int:
         return 1 << 30
 
 
-def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
+def hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
           shrink: bool = True) -> tuple[list[Divergence], str]:
     """One Hypothesis run of `n` cases of `family`: every divergence not in `masked`, each
     shrunk (one exception class per signature, so Hypothesis shrinks each apart), and why
@@ -640,7 +628,7 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
             if out.status == "error" and out.failure == "hang" and not unshrunk:
                 stats.cases += 1
                 stats.errors["hang"] += 1
-                unshrunk.append(_kept(out, adapter))
+                unshrunk.append(kept(out, adapter))
             raise _Stop(why.removeprefix("not sent: "))
         asked["n"] += 1
         stats.cases += 1
@@ -657,12 +645,12 @@ def _hunt(spec, adapter, family, n, seed, masked, stats: SearchStats,
             stats.errors[out.failure] += 1
             if out.failure in _UNSHRUNK:
                 if len(unshrunk) < 1 and out.failure == "hang":
-                    unshrunk.append(_kept(out, adapter))
+                    unshrunk.append(kept(out, adapter))
                 return
         sig = _signature(out, kind)
         if sig in masked:
             return
-        out = _kept(out, adapter)
+        out = kept(out, adapter)
         first.setdefault(sig, (out, asked["n"]))
         size = _size(out)
         if sig not in smallest or size <= smallest[sig][0]:
@@ -804,7 +792,7 @@ def _shrunk(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
         return out
     if "step" in sit:
         new.extra["from_step"] = {k: sit[k] for k in ("game", "step", "of") if k in sit}
-    return _kept(new, adapter)
+    return kept(new, adapter)
 
 
 def _ended_state(spec: Spec, state: dict):
@@ -828,7 +816,7 @@ def _shrunk_score(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
     new = _shrink_asked(adapter, out, lambda s: _ended_state(spec, s["state"]),
                         lambda st, final: _ask_score(spec, adapter, out.id, st, final),
                         lambda st, same: witness.shrink(spec, st, same, lambda c: kernel.level_scores(c, None)))
-    return out if new is out else _kept(new, adapter)
+    return out if new is out else kept(new, adapter)
 
 
 def _ask_cards(spec: Spec, adapter: Adapter, family: str, cid: str, tokens: list[str], name: str,
@@ -876,7 +864,7 @@ def _shrunk_cards(spec: Spec, adapter: Adapter, out: Outcome) -> Outcome:
         return out
     new.extra = dict(out.extra)
     new.extra["shrunk"] = {"from": [0, len(out.situation["cards"]), 0], "to": [0, len(tokens), 0], "asked": asked}
-    return _kept(new, adapter)
+    return kept(new, adapter)
 
 
 def explain(spec: Spec, adapter: Adapter, report: Report, most: int = EXPLAINED) -> None:
@@ -950,7 +938,8 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     if random_cases > 0 and recipe is not None:
         from . import conform_chunks
 
-        conform_chunks.search(spec, adapter, recipe, random_cases, seed, report, families, progress, **(where or {}))
+        conform_chunks.search(spec, adapter, recipe, random_cases, seed, report, families, progress, hunt=hunt,
+                              active=searchable(spec, adapter, families, report), **(where or {}))
     elif random_cases > 0:
         search(spec, adapter, random_cases, seed, report, families, progress)
     if progress and report.wrong:
@@ -958,12 +947,12 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     t1 = time.perf_counter()
     explain(spec, adapter, report)
     report.seconds["witnesses"] = time.perf_counter() - t1
-    _finish(report, adapter, random_cases, families)
+    finish(report, adapter, random_cases, families)
     report.seconds["total"] = time.perf_counter() - t0
     return report
 
 
-def _finish(report: Report, adapter: Adapter, random_cases: int, families) -> None:
+def finish(report: Report, adapter: Adapter, random_cases: int, families) -> None:
     """What the run comes to beyond the answers: the harness's account, what was not asked."""
     report.requests = adapter.requests
     report.harness = adapter.summary()

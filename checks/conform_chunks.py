@@ -1,6 +1,6 @@
 """The differential search of `rulings conform` cut into seeded batches for `rulings.executor`.
 
-Each chunk is one Hypothesis run (`conform._hunt`) of a fixed number of cases of one
+Each chunk is one Hypothesis run (`conform.hunt`) of a fixed number of cases of one
 question, with its own seed (from the run's seed, the round and the batch), asked of an
 adapter of its own: every worker process starts the implementation once (from the
 `Recipe` the command line gave) and asks it every chunk it plays; a chunk played in the
@@ -15,12 +15,13 @@ divergence is searched again (a new seed, the kinds found masked), as in `confor
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
+
+from .repeatable import repeatable
 
 BATCH = 25                  # cases of one question in a chunk
 _BATCH_SEED = 104_729       # batch b of a round searches with seed + 7919 * round + _BATCH_SEED * b
@@ -72,53 +73,22 @@ def _adapter(recipe: Recipe) -> tuple[object, bool]:
     return impl, False
 
 
+@dataclass
+class SearchStats:
+    cases: int = 0
+    seconds: float = 0.0
+    adapter_seconds: float = 0.0
+    skipped_by_adapter: int = 0
+    note: str = ""
+    errors: Counter = field(default_factory=Counter)     # failure -> cases (shrinking tries included)
+    players: Counter = field(default_factory=Counter)    # number of players -> situations asked about
+    stopped: str = ""                                    # why the search of this question ended early
+    not_reported: Counter = field(default_factory=Counter)   # field -> answers that did not carry it
+
+
 def batches(n: int) -> list[int]:
     """`n` cases cut into batches of BATCH (the last one smaller)."""
     return [min(BATCH, n - i) for i in range(0, n, BATCH)]
-
-
-class _NoBugClock:
-    """Hypothesis' engine with one clock stopped: `monotonic`, which it reads only to stop
-    looking for further bugs 10 s after the first (a wall-clock rule, so a batch on a busy
-    worker would ask fewer cases than the same batch on an idle one); the count-based
-    rules that end the search after the first bug still hold. Everything else is `time`."""
-
-    def __init__(self, real):
-        self._real = real
-
-    def __getattr__(self, name):
-        return getattr(self._real, name)
-
-    @staticmethod
-    def monotonic() -> float:
-        return 0.0
-
-
-@contextlib.contextmanager
-def repeatable():
-    """While a batch runs, what a seeded Hypothesis run does depends on its seed alone:
-    - Hypothesis (6.131 on) now and then draws a constant it found in the local modules
-      (the project's own) imported so far, so a seeded run would draw otherwise on a fresh
-      worker than after other batches: that pool is held empty;
-    - its engine stops looking for more bugs 10 s of wall clock after the first: that
-      clock is stopped (`_NoBugClock`)."""
-    try:
-        from hypothesis.internal.conjecture import engine, providers
-        pool, cache = providers._get_local_constants, providers.CONSTANTS_CACHE.cache
-        empty = providers.Constants()
-        clock = engine.time
-    except (ImportError, AttributeError):      # another Hypothesis: nothing to pin
-        yield
-        return
-    providers._get_local_constants = lambda: empty
-    engine.time = _NoBugClock(clock)
-    cache.clear()
-    try:
-        yield
-    finally:
-        providers._get_local_constants = pool
-        engine.time = clock
-        cache.clear()
 
 
 def hunt_chunk(job: tuple) -> tuple:
@@ -126,14 +96,12 @@ def hunt_chunk(job: tuple) -> tuple:
     requests, seconds and failures, or None when the run's adapter asked)."""
     from rulings.executor import spec_of
 
-    from .conform import SearchStats, _hunt
-
-    key, recipe, family, n, seed, masked, shrink = job
+    key, hunt, recipe, family, n, seed, masked, shrink = job
     adapter, own = _adapter(recipe)
     before = _account(adapter)
     stats = SearchStats()
     with repeatable():
-        found, stopped = _hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
+        found, stopped = hunt(spec_of(key), adapter, family, n, seed, set(masked), stats, shrink)
     return found, stopped, stats, None if own else _since(before, _account(adapter))
 
 
@@ -178,24 +146,24 @@ def _absorb(adapter, used: dict) -> None:
 
 def search(spec, adapter, recipe: Recipe, n: int, seed: int, report, families,
            progress: Callable[[str], None] | None = None, rounds: int = 4, shrink: bool = True, *,
-           workers: int | None = None, executor: str = "local", scheduler: str | None = None) -> None:
+           hunt: Callable, active: list, workers: int | None = None, executor: str = "local",
+           scheduler: str | None = None) -> None:
     """`conform.search`, its Hypothesis runs cut into batches played wherever `workers`,
-    `executor` and `scheduler` say."""
+    `executor` and `scheduler` say: each batch runs `hunt` (`conform.hunt`, a module-level
+    function a worker finds by its name) over the question families `active`."""
     from rulings import executor as ex
-
-    from .conform import searchable
 
     t0 = time.perf_counter()
     _register(recipe, adapter)
     key = ex.spec_key(spec)
-    active = searchable(spec, adapter, families, report)
+    active = list(active)
     masked: dict[str, set] = {f: set() for f in active}
     found: dict[str, list] = {f: [] for f in active}
     sizes = batches(n)
     for r in range(rounds):
         if not active:
             break
-        jobs = [(key, recipe, f, size, seed + 7919 * r + _BATCH_SEED * b, tuple(sorted(masked[f])), shrink)
+        jobs = [(key, hunt, recipe, f, size, seed + 7919 * r + _BATCH_SEED * b, tuple(sorted(masked[f])), shrink)
                 for f in active for b, size in enumerate(sizes)]
 
         def step(k: int, r=r, total=len(jobs)) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from .adapters import FAILURES
 from .conform import Outcome, Report
+from .witness import spec_of_situation
 
 SHOW_PROBLEMS = 12
 SHOW_CARDS = 16         # another seat's hand is listed card by card up to this many cards
@@ -15,22 +16,6 @@ NAME_ERRORS = 10
 
 def _cards(x) -> str:
     return " ".join(map(str, x)) if isinstance(x, list) else str(x)
-
-
-_specs: dict = {}
-
-
-def spec_of_situation(state: dict):
-    """The spec a situation names (its game and readings), or None."""
-    key = (state.get("game"), tuple(sorted((state.get("readings") or {}).items())))
-    if key not in _specs:
-        from rulings.spec import load
-
-        try:
-            _specs[key] = load(key[0], dict(key[1]))
-        except Exception:        # a situation from an implementation: it may name anything
-            _specs[key] = None
-    return _specs[key]
 
 
 def _held_zones(r) -> list:

@@ -20,7 +20,7 @@ from rulings.spec import Spec
 
 from . import vectors_table as vt
 from .adapters import Adapter
-from .conform import Divergence, Outcome, Report, SearchStats, _error, _finish, _kept, clause_info
+from .conform import Divergence, Outcome, Report, SearchStats, clause_info, error, finish, kept
 from .table_positions import position
 
 FAMILY = vt.KIND
@@ -81,7 +81,7 @@ def ask(spec: Spec, adapter: Adapter, cid: str, melds, rack, by: str, initial: b
     if a.status == "unsupported":
         return Outcome(FAMILY, cid, "skipped", situation, said_spec)
     if a.status == "error":
-        return _error(FAMILY, cid, situation, said_spec, a)
+        return error(FAMILY, cid, situation, said_spec, a)
     diffs = check_answer(spec, melds, rack, by, initial, want, a.value)
     if diffs and diffs[0].startswith("not an answer"):
         return Outcome(FAMILY, cid, "error", situation, said_spec, a.value, error=diffs[0], failure="malformed")
@@ -100,7 +100,7 @@ def run_vectors(spec: Spec, adapter: Adapter, docs: dict, report: Report) -> Non
                   v["clauses"])
         counts[out.status] += 1
         if out.status in ("fail", "error"):
-            report.problems.append(_kept(out, adapter))
+            report.problems.append(kept(out, adapter))
     report.seconds["vectors"] = report.seconds.get("vectors", 0.0) + time.perf_counter() - t0
 
 
@@ -200,6 +200,6 @@ def conform(spec: Spec, adapter: Adapter, docs: dict | None = None, random_cases
     if random_cases > 0:
         search(spec, adapter, random_cases, seed, report)
     if own:
-        _finish(report, adapter, random_cases, (FAMILY,))
+        finish(report, adapter, random_cases, (FAMILY,))
         report.seconds["total"] = time.perf_counter() - t0
     return report

@@ -81,11 +81,10 @@ def reading_findings(spec: Spec, bound: int = 6, budget: Budget = READING, progr
                      workers: int | None = 1, executor: str = "local", scheduler: str | None = None) -> list[Finding]:
     """Every clause with readings: the reading in force against each other one, each within
     `budget` (`bound` is kept for the callers; the meld search has its own bound). Each
-    comparison is a chunk of work (`chunks.reading_chunk`) played wherever `workers`,
+    comparison is a chunk of work (`reading_chunk`) played wherever `workers`,
     `executor` and `scheduler` say (`rulings.executor`), the findings kept in this order."""
     from rulings import executor as ex
 
-    from .chunks import reading_chunk
 
     pairs = [(cid, other) for cid, clause in spec.clauses.items() if clause.readings
              for other in clause.readings if other != spec.chosen[cid]]
@@ -101,3 +100,13 @@ def reading_findings(spec: Spec, bound: int = 6, budget: Budget = READING, progr
 
 
 __all__ = ["reading_findings", "compare_readings", "differing_keys", "meld_difference", "MELD_KEYS"]
+
+
+def reading_chunk(job: tuple):
+    from rulings.executor import spec_of
+
+    from .repeatable import repeatable
+
+    key, cid, other, budget = job
+    with repeatable():
+        return compare_readings(spec_of(key), cid, other, budget)

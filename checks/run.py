@@ -4,7 +4,7 @@ Every budget is in units of work (alternatives, hands, Z3 resource units, games,
 situations; `budget.py`), never seconds, so the same input gives the same findings on any
 machine, busy or idle: the what-if map searches its first `whatif_limit` alternatives
 and lists the rest unsearched. The reading comparisons, the exploration for gaps and the
-what-if alternatives are chunks of work for `rulings.executor` (`chunks.py`), run on as
+what-if alternatives are chunks of work for `rulings.executor` (each in the module of its search), run on as
 many workers as `where` says, with the same findings wherever they run; see
 docs/scaling.md for the times measured."""
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _unformalised(spec, bound, progress):
 
 CHECKS: dict[str, Callable] = {"reading": _readings, "gap": _gaps, "conflict": _conflicts, "claim": _claims,
                                "translation": _translations, "what-if": _whatif, "unformalised": _unformalised}
-SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut into chunks (`chunks.py`)
+SPREAD = ("reading", "gap", "what-if")      # the checks whose searches are cut into chunks (each module's `*_chunk`)
 
 
 def run_checks(spec, kinds: list[str] | None = None, bound: int = 6,

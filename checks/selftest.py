@@ -194,12 +194,11 @@ def self_test(spec: Spec, random_cases: int = 200, seed: int = 0, docs: dict | N
               search_survivors: float = SURVIVOR_SECONDS, *, workers: int | None = 1, executor: str = "local",
               scheduler: str | None = None) -> SelfTest:
     """Every mutant of `spec` through the default conformance run. The mutants are
-    independent: consecutive runs of them are chunks of work (`chunks.mutant_chunk`),
+    independent: consecutive runs of them are chunks of work (`mutant_chunk`),
     played wherever `workers`, `executor` and `scheduler` say (`rulings.executor`), each
     mutant judged alike wherever it runs, the results kept in the mutants' order."""
     from rulings import executor as ex
 
-    from .chunks import mutant_chunk
 
     t0 = time.perf_counter()
     out = SelfTest(spec.game, random_cases, seed)
@@ -252,3 +251,22 @@ def text(st: SelfTest) -> str:
         lines.append("killed:")
         lines += [f"  {r.mutant.id} ({r.seconds:.1f} s): {r.by}" for r in killed]
     return "\n".join(lines)
+
+
+def mutant_chunk(job: tuple) -> list[tuple]:
+    """Consecutive mutants of `selftest.self_test` (by their place in `mutants.mutants`),
+    each judged as `selftest.one_mutant` judges it: (status, by, why, seconds) each."""
+    from rulings.executor import spec_of
+
+    from . import mutants as mut
+    from .repeatable import repeatable
+
+    key, indices, docs, random_cases, seed, search_survivors = job
+    spec = spec_of(key)
+    every = mut.mutants(spec)
+    out = []
+    for i in indices:
+        with repeatable():
+            r = one_mutant(spec, every[i], docs, random_cases, seed, search_survivors)
+        out.append((r.status, r.by, r.why, r.seconds))
+    return out

@@ -33,10 +33,8 @@ from rulings.spec import Spec, load
 from . import cases, neutral
 from .cases import RandomChooser
 
-FORMAT = "rulings-vectors"
-VERSION = 3            # 2: a level_over state names the next dealer (`next_dealer`), compared; 3: as the protocol's
-                       # version 3, a round's end is `round_over` (`over` when it ends the game) and names the
-                       # winners of a game it ends or the next round's set-up
+from .vectors_format import FORMAT, VERSION, VectorError, dump  # noqa: E402,F401  (the format's names, here too)
+
 FILES = {"meld": "melds.json", "best_lay": "best_lay.json", "move": "moves.json", "score": "scores.json",
          "game": "games.json"}
 QUESTIONS = {
@@ -64,10 +62,6 @@ UNASKED = {
 
 
 SCORE_NOT_KEPT = "the game keeps no score, so no question asks one"
-
-
-class VectorError(ValueError):
-    """A vectors folder that cannot be read: missing files, another format or version."""
 
 
 def generator_name() -> str:
@@ -1056,10 +1050,6 @@ def manifest(spec: Spec, size: int, docs: dict, notes: list[dict], classes: dict
     }
 
 
-def dump(doc: dict) -> str:
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-
-
 def write(docs: dict, out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -1169,3 +1159,47 @@ def spec_of(docs: dict) -> Spec:
 
 
 __all__ = ["generate", "write", "read", "spec_of", "FILES", "FORMAT", "VERSION", "VectorError"]
+
+
+# ---- the table vectors alone (a game whose turn rules are prose) ----------------------------------
+
+def table_only(spec: Spec, size: int = 1) -> dict[str, dict]:
+    """The table vectors alone, with their manifest (a game whose turn rules are prose)."""
+    from .vectors_table import KIND, documents
+
+    docs = documents(spec, size)
+    docs["manifest.json"] = manifest(spec, size, docs, [])
+    docs["manifest.json"]["only"] = [KIND]
+    return docs
+
+
+def read_table_only(folder: str | Path) -> dict[str, dict]:
+    """A folder `table_only` wrote, checked against its manifest (case count, SHA-256 and
+    ids of best_play.json); raises vectors.VectorError saying what is wrong."""
+    from .vectors_table import FILE, KIND
+
+    folder = Path(folder)
+    docs = {}
+    for name in ("manifest.json", FILE):
+        p = folder / name
+        if not p.is_file():
+            raise VectorError(f"{folder} lacks {name}; make the vectors with: rulings vectors GAME -o {folder}")
+        try:
+            docs[name] = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise VectorError(f"cannot read {p}: {str(e)[:200]}") from None
+        if not isinstance(docs[name], dict) or docs[name].get("format") != FORMAT or docs[name].get("version") != VERSION:
+            raise VectorError(f"{p} is not a {FORMAT} version {VERSION} file")
+    doc, entry = docs[FILE], (docs["manifest.json"].get("files") or {}).get(FILE) or {}
+    problems = []
+    if doc.get("kind") != KIND or not isinstance(doc.get("cases"), list):
+        problems.append(f"{FILE}: not a list of {KIND} vectors")
+    elif entry.get("cases") != len(doc["cases"]):
+        problems.append(f"{FILE}: {len(doc['cases'])} case(s), but manifest.json records {entry.get('cases')}")
+    elif entry.get("sha256") != hashlib.sha256(dump(doc).encode()).hexdigest():
+        problems.append(f"{FILE}: its content is not what manifest.json records (SHA-256)")
+    elif len({c.get("id") for c in doc["cases"] if isinstance(c, dict)}) != len(doc["cases"]):
+        problems.append(f"{FILE}: cases without an id, or with the same id")
+    if problems:
+        raise VectorError(f"the vectors in {folder} do not match their manifest:\n  " + "\n  ".join(problems))
+    return docs

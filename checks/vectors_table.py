@@ -16,12 +16,11 @@ with a manifest of its own), since this question needs no turn rules.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-from pathlib import Path
 
 from rulings import rearrange as ra
 from rulings.spec import Spec
+
+from .vectors_format import FORMAT, VERSION
 
 from .table_positions import PositionError, position
 
@@ -94,8 +93,6 @@ def best_play_vectors(spec: Spec, size: int = 1) -> list[dict]:
 
 
 def _doc(spec: Spec, cases: list) -> dict:
-    from .vectors import FORMAT, VERSION
-
     return {"format": FORMAT, "version": VERSION, "game": spec.game, "kind": KIND, "question": QUESTION,
             "cases": cases}
 
@@ -103,45 +100,3 @@ def _doc(spec: Spec, cases: list) -> dict:
 def documents(spec: Spec, size: int = 1) -> dict[str, dict]:
     """{FILE: document} for a spec with a table, else {}."""
     return {FILE: _doc(spec, best_play_vectors(spec, size))} if applies(spec) else {}
-
-
-def generate_only(spec: Spec, size: int = 1) -> dict[str, dict]:
-    """The table vectors alone, with their manifest (a game whose turn rules are prose)."""
-    from . import vectors
-
-    docs = documents(spec, size)
-    docs["manifest.json"] = vectors.manifest(spec, size, docs, [])
-    docs["manifest.json"]["only"] = [KIND]
-    return docs
-
-
-def read(folder: str | Path) -> dict[str, dict]:
-    """A folder `generate_only` wrote, checked against its manifest (case count, SHA-256 and
-    ids of best_play.json); raises vectors.VectorError saying what is wrong."""
-    from .vectors import FORMAT, VERSION, VectorError, dump
-
-    folder = Path(folder)
-    docs = {}
-    for name in ("manifest.json", FILE):
-        p = folder / name
-        if not p.is_file():
-            raise VectorError(f"{folder} lacks {name}; make the vectors with: rulings vectors GAME -o {folder}")
-        try:
-            docs[name] = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise VectorError(f"cannot read {p}: {str(e)[:200]}") from None
-        if not isinstance(docs[name], dict) or docs[name].get("format") != FORMAT or docs[name].get("version") != VERSION:
-            raise VectorError(f"{p} is not a {FORMAT} version {VERSION} file")
-    doc, entry = docs[FILE], (docs["manifest.json"].get("files") or {}).get(FILE) or {}
-    problems = []
-    if doc.get("kind") != KIND or not isinstance(doc.get("cases"), list):
-        problems.append(f"{FILE}: not a list of {KIND} vectors")
-    elif entry.get("cases") != len(doc["cases"]):
-        problems.append(f"{FILE}: {len(doc['cases'])} case(s), but manifest.json records {entry.get('cases')}")
-    elif entry.get("sha256") != hashlib.sha256(dump(doc).encode()).hexdigest():
-        problems.append(f"{FILE}: its content is not what manifest.json records (SHA-256)")
-    elif len({c.get("id") for c in doc["cases"] if isinstance(c, dict)}) != len(doc["cases"]):
-        problems.append(f"{FILE}: cases without an id, or with the same id")
-    if problems:
-        raise VectorError(f"the vectors in {folder} do not match their manifest:\n  " + "\n  ".join(problems))
-    return docs

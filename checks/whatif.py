@@ -28,6 +28,7 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -280,7 +281,7 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
                     scheduler: str | None = None, texts=None):
     """The what-if map. The alternatives the words of the text admit (`text_readings`, the
     texts found through `texts` or RULINGS_RULEBOOKS) are searched first; each alternative
-    is a chunk of work (`chunks.whatif_chunk`) played wherever `workers`/`executor`/
+    is a chunk of work (`whatif_chunk`) played wherever `workers`/`executor`/
     `scheduler` say (`rulings.executor`), merged in the alternatives' order. `limit` (None:
     no limit) is the sweep's budget in alternatives: the first `limit` are searched, each
     within `budget`; the rest are listed unsearched, the same ones on every run.
@@ -290,7 +291,6 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
     per clause. Without them, every alternative play notices is a what-if finding."""
     from rulings import executor as ex
 
-    from .chunks import whatif_chunk
     from .proposals import proposal, summaries
     from .text_readings import text_search
 
@@ -346,3 +346,21 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
 
 
 __all__ = ["Alternative", "alternatives", "build", "search_alternative", "spec_data", "whatif_findings"]
+
+
+_data: dict = {}        # spec file -> its YAML, read once per worker process
+
+
+def whatif_chunk(job: tuple) -> tuple:
+    """("declared" | "rejected" | "quiet" | "finding", what: words or a Finding)."""
+    from rulings.executor import spec_of
+
+    from .repeatable import repeatable
+
+    key, alt, budget = job
+    spec = spec_of(key)
+    if spec.file not in _data:
+        _data[spec.file] = spec_data(spec)
+    with tempfile.TemporaryDirectory(prefix="rulings-whatif-") as tmp:
+        with repeatable():
+            return search_alternative(spec, alt, Path(tmp), _data[spec.file], budget)

@@ -26,7 +26,6 @@ MAX_TRIES = 400          # situations asked of the implementation while shrinkin
 def size(state: dict) -> tuple[int, int, int]:
     """A situation's size as (players, cards in play, turns finished): a layout counts its
     positions, a board its chips."""
-    from .conform_report import spec_of_situation
 
     spec = spec_of_situation(state)
     cards = 0
@@ -303,3 +302,19 @@ def contradicted(spec: Spec, family: str, situation: dict, said) -> list[dict]:
                         "change": ("read as " + change[1].split("=", 1)[1]) if m.kind == "reading" else
                         "left out" if m.kind == "drop" else f"with {m.note}" if m.note else m.id})
     return out
+
+
+_specs: dict = {}
+
+
+def spec_of_situation(state: dict):
+    """The spec a situation names (its game and readings), or None."""
+    key = (state.get("game"), tuple(sorted((state.get("readings") or {}).items())))
+    if key not in _specs:
+        from rulings.spec import load
+
+        try:
+            _specs[key] = load(key[0], dict(key[1]))
+        except Exception:        # a situation from an implementation: it may name anything
+            _specs[key] = None
+    return _specs[key]

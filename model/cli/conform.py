@@ -74,9 +74,8 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
             except ExecutorError as e:
                 fail(str(e))
         else:                           # the table question alone: the turn rules are still prose
-            from ..checks import vectors_table
 
-            docs = vectors_table.generate_only(spec, size)
+            docs = vec.table_only(spec, size)
         folder = vec.write(docs, out)
     m = docs["manifest.json"]
     if as_json:
@@ -262,14 +261,14 @@ def _table_too(spec, impl, folder, random_cases, seed, report) -> None:
 
 
 def _read_vectors(folder: str, table_only: bool = False) -> dict:
-    """A vectors folder as `vectors.read` gives it (`vectors_table.read` for the table
+    """A vectors folder as `vectors.read` gives it (`vectors.read_table_only` for the table
     question alone); exit 2 saying what is wrong with it."""
     from .common import fail
 
-    from ..checks import vectors as vec, vectors_table
+    from ..checks import vectors as vec
 
     try:
-        return vectors_table.read(folder) if table_only else vec.read(folder)
+        return vec.read_table_only(folder) if table_only else vec.read(folder)
     except vec.VectorError as e:
         fail(str(e))
 

@@ -139,7 +139,7 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
     """What `rulings play --json` prints for this question, and its exit code; BadQuery for
     a question that cannot be asked (a card unknown, more cards than the deck, a table
     that is not one of valid melds, a game with no shared table)."""
-    from .. import rearrange as ra
+    from .. import rearrange as ra, table_play as tp
 
     try:
         ra.table_contract(spec)
@@ -163,9 +163,9 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
     placed, value, note = (p.placed, p.value, p.note) if p.possible else ((0,) * len(hand), 0, p.note)
     if p.possible and any(p.placed):          # the most any rearrangement places, held to the rules of play
         melds = [spec.cards.hand(spec.cards.types[t] for t in m.cards) for m in p.melds]
-        j = ra.judge_play(spec, old, hand, (list(old) if initial else []) + melds, initial)
+        j = tp.judge_play(spec, old, hand, (list(old) if initial else []) + melds, initial)
         if not j.legal:
-            kept = ra.offered(spec, old, hand, initial) or list(old)      # none offered: the table stays
+            kept = tp.offered(spec, old, hand, initial) or list(old)      # none offered: the table stays
             after = _total(spec, kept)
             placed = tuple(max(0, a - b) for a, b in zip(after, table))
             value = sum(placed) if by == "cards" else sum(k * spec.cards.types[t].value for t, k in enumerate(placed))
@@ -178,7 +178,7 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
             "by": by, "possible": p.possible, "placed": spec.cards.tokens(placed), "value": value,
             "new_table": new_table, "kept": spec.cards.tokens(tuple(h - x for h, x in zip(hand, placed))),
             "engine": p.engine, **({"note": note} if note else {})}
-    if ra.play_move(spec) is None:
+    if tp.play_move(spec) is None:
         data["rules_left_out"] = "the spec's turn rules do not say how a play is made: only the melds are held to"
     if p.possible is None:
         return data, EXIT_UNKNOWN
@@ -186,7 +186,9 @@ def table_document(spec, table_text: str, hand_text: str, new_text: str | None =
 
 
 def _judge(spec, ra, old, hand, new, initial) -> tuple[dict, int]:
-    j = ra.judge_play(spec, old, hand, new, initial)
+    from .. import table_play as tp
+
+    j = tp.judge_play(spec, old, hand, new, initial)
     data = {"game": spec.game, "legal": j.legal, "placed": spec.cards.tokens(j.placed), "why": j.why,
             "clauses": [{"clause": c, "source": spec.source(c)} for c in j.clauses],
             **({"note": j.note} if j.note else {})}

@@ -58,7 +58,7 @@ def test_the_reading_searches_are_the_same_at_one_and_two_workers():
     reach at one worker count and not at another; given budgets they do not reach, the
     findings are the same."""
     from rulings import executor as ex
-    from rulings.checks.chunks import reading_chunk
+    from rulings.checks.readings import reading_chunk
 
     spec = load("tick")
     key = ex.spec_key(spec)
