@@ -111,8 +111,46 @@ def _counter_values(spec: Spec, ch: Chooser, n: int) -> tuple[dict, int | None]:
         level = ch.choice([int(x) for x in spec.levels()])
     for c in r.counters.values():
         v = level if c.id == which else c.start
+        if v is None:                  # a variable the game sets as it goes (a suit named): any value of its type
+            v = ch.choice(_values_of(spec, c, n))
         values[c.id] = (v,) * n if c.each else v
     return values, level
+
+
+def _shaped_move(spec: Spec, state: kernel.State, decl, ch: Chooser, hand: list[int]):
+    """A move of the shape its mechanic's argument has (`codec.arg_kind`), its cards drawn
+    from the hand and the values it names from their types; None for a shape not built here."""
+    from rulings.kernel import codec
+    from rulings.kernel.common import Chosen
+
+    shape = codec.arg_of(spec, decl)
+    kind = shape.base.kind if shape.kind == "chosen" else shape.kind
+    card = ch.choice(hand) if hand else spec.cards.naturals[0].index
+    base = {"card": card, "cards": (card,), "none": None, "zone": None,
+            "seat": ch.integer(0, state.players - 1), "units": ch.integer(1, 3)}
+    if kind not in base:
+        return None
+    if shape.kind != "chosen":
+        return Move(decl.id, base[kind])
+    r = kernel.rules(spec)
+    values = []
+    for var, domain in (decl.f.get("choose") or {}).items():
+        c = r.counters[var]
+        if isinstance(domain, dict):
+            values.append(ch.integer(0, max(3, sum(state.hand()) if r.hand is not None else 3)))
+        else:
+            values.append(ch.choice(_values_of(spec, c, state.players)))
+    return Move(decl.id, Chosen(None if kind in ("none", "zone") else base[kind], tuple(values)))
+
+
+def _values_of(spec: Spec, c, n: int) -> list:
+    """Every value a variable of this type may hold (codes of an attribute's values, cards,
+    seats)."""
+    if c.type in spec.cards.attributes:
+        return list(range(len(spec.cards.attributes[c.type])))
+    if c.type == "card":
+        return list(range(len(spec.cards.types)))
+    return list(range(n))
 
 
 def situation(spec: Spec, ch: Chooser, spread: int | None = None) -> kernel.State:
@@ -370,9 +408,17 @@ def candidate_move(spec: Spec, state: kernel.State, ch: Chooser) -> kernel.Move:
         from . import board_cases
 
         return board_cases.move(spec, state, pick, ch, hand)
-    if pick.mechanic != "lay":      # a mechanic with no question shaped for it here (a table, a board): a move
-        legal = kernel.legal_moves(state)       # of it the kernel offers, else any the kernel offers
+    if pick.mechanic != "lay":      # a mechanic with no question shaped for it here: a move of it the kernel
+        try:                        # offers, or one of its shape with cards of the hand (legal or not)
+            legal = kernel.legal_moves(state)
+        except kernel.Undecided:
+            legal = []
         mine = [m for m in legal if m.id == pick.id]
+        if mine and ch.boolean():
+            return ch.choice(mine)
+        shaped = _shaped_move(spec, state, pick, ch, hand)
+        if shaped is not None:
+            return shaped
         if mine or legal:
             return ch.choice(mine or legal)
         return Move(pick.id, (ch.choice(hand) if hand else spec.cards.naturals[0].index,))

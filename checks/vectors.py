@@ -510,7 +510,10 @@ def move_vectors(spec: Spec, size: int = 1, witnesses: Iterable = (), reached: d
             if witness_of:
                 cands[key]["witness_of"] = witness_of
             return key
-        c = move_case(spec, state, move, witness_of)
+        try:
+            c = move_case(spec, state, move, witness_of)
+        except kernel.Undecided:        # a situation the spec does not decide: no question with an answer
+            return
         c["key"] = key
         cands[key] = c
         return key
@@ -838,7 +841,10 @@ def _word(summary: tuple) -> str:
 def reading_otherwise(spec: Spec, state: kernel.State, move, cid: str, other: str) -> str | None:
     """What `move` would do if clause `cid` were read as `other`, when that differs."""
     alt = kernel.alt_spec(spec, cid, other)
-    a = _summary(spec, state, move, kernel.apply(state, move))
+    try:
+        a = _summary(spec, state, move, kernel.apply(state, move))
+    except kernel.Undecided:
+        return None                  # the reading in force does not decide here: nothing to set beside it
     alt_state = dataclasses.replace(state, spec=alt)
     try:
         b = _summary(alt, alt_state, move, kernel.apply(alt_state, move))

@@ -146,9 +146,10 @@ def _spaces_left(r, target, st, mv) -> bool | None:
     from rulings import lines as L
     from rulings.kernel import board
 
-    if not mv.cards:
+    named = cards_of(mv.arg)
+    if not named:
         return None
-    t = r.spec.cards.types[mv.cards[0]]
+    t = r.spec.cards.types[named[0]]
     want = t.attrs.get(target.f.get("match")) if t.natural else None
     where = board.grid(r.spec).spaces_of(want) if want else ()
     if not where:
@@ -162,7 +163,7 @@ def _costs(r, decl) -> list[Dim]:
     for cid, per in (decl.f.get("cost") or {}).items():
         def of(st, mv, cid=cid, per=per):
             have = st.counter(cid, st.current if r.counters[cid].each else None)
-            price = int(per) * (mv.units or 1)
+            price = int(per) * (mv.arg if type(mv.arg) is int else 1)     # a draw's units
             return "none left" if have <= 0 else "short of the price" if have < price else "enough"
         out.append(Dim(f"cost:{cid}", ("none left", "short of the price", "enough"), of))
     return out
@@ -251,7 +252,7 @@ def _held(r, decl) -> Dim | None:
         return None
 
     def of(st, mv):
-        return "all held" if kernel.remove(st.hand(), list(mv.cards or ())) is not None else "some not held"
+        return "all held" if kernel.remove(st.hand(), list(cards_of(mv.arg))) is not None else "some not held"
     return Dim("held", ("all held", "some not held"), of)
 
 
@@ -309,7 +310,7 @@ def _board(r, decl) -> list[Dim]:
     out = []
     if decl.mechanic in ("mark", "unmark"):
         def place(st, mv):
-            cell = mv.cell
+            cell = board_cell(mv.arg)
             if cell is None or not 0 <= cell < g.size:
                 return None
             b = st.zone(decl.f["to"])
@@ -345,7 +346,7 @@ def _board(r, decl) -> list[Dim]:
     else:
         def card(st, mv):
             left = _spaces_left(r, target, st, mv)
-            return None if not mv.cards else "names no space" if left is None else \
+            return None if not cards_of(mv.arg) else "names no space" if left is None else \
                 "a space left" if left else "no space left"
         out.append(Dim("card", ("no space left", "a space left", "names no space"), card))
     return out
@@ -486,7 +487,7 @@ def _narrowed(spec, st: kernel.State, mv: Move, decl) -> list[kernel.State]:
 
     now = others(st)
     out = []
-    for t in sorted({t for t, k in enumerate(st.hand()) if k} - set(mv.cards)):
+    for t in sorted({t for t, k in enumerate(st.hand()) if k} - set(cards_of(mv.arg))):
         if not now:
             break
         hand = list(st.hand())

@@ -91,7 +91,10 @@ def arg_kind(spec, decl: MoveDecl) -> str:
 
 def move_to_doc(spec, move: Move) -> dict:
     decl = rules(spec).moves[move.id]
-    return {move.id: arg_of(spec, decl).to_doc(spec, decl, move.arg)}
+    shape = arg_of(spec, decl)
+    if not shape.accepts(move.arg):
+        raise CodecError([f"move.{move.id}: its argument {move.arg!r} is not of the move's shape, {shape.form}"])
+    return {move.id: shape.to_doc(spec, decl, move.arg)}
 
 
 def move_words(spec, move: Move | Mapping) -> str:

@@ -605,6 +605,8 @@ class Rules:
         for k in ("players", "decks", "pack", "deal.cards_each", "deal.to", "deal.rest", "deal.first",
                   "deal.order", "turn.first", "turn.direction", "turn.next_seat", "turn.starts_with", "dealer.next",
                   "round_end.went_out", "game_end", "game_end.winner"):
+            if k == "round_end.went_out" and self.get("go_out.never"):
+                continue                 # nobody goes out: no question of what going out does
             if k in ("players", "decks", "pack"):
                 if self.spec.rule(k)[0] is None:
                     out.append(k)
