@@ -231,7 +231,16 @@ class Words:
             return f"play a {verbatim(self.spec.cards.describe(self.spec.cards.parse([decl.f['card']])[0]))}"
         if mech == "exchange":
             return f"exchange a dead {card}"
-        return f"move every {card} of the {self.zone(decl.f['from'])} to the {self.zone(decl.f['to'])}"
+        if mech == "play":
+            return f"play a {card} to the {self.zone(decl.f['to'])}"
+        if mech == "pass":
+            return "pass"
+        if mech == "declare":
+            named = [self.term(v) for v in (decl.f.get("choose") or {})]
+            return f"name {join_and([f'a {v}' for v in named])}" if named else self.move_name(mid)
+        if "from" in decl.f and "to" in decl.f:
+            return f"move every {card} of the {self.zone(decl.f['from'])} to the {self.zone(decl.f['to'])}"
+        return self.move_name(mid)
 
     def move_doing(self, m: Mapping, state=None) -> str:
         """A move with its argument, as a gerund phrase: `drawing from the stock`,
@@ -296,7 +305,19 @@ class Words:
             return f"playing {decl.f['card']} to take the chip on row {arg[0]}, column {arg[1]}"
         if mech == "exchange":
             return f"exchanging the dead {card} {arg}"
-        return f"moving every {card} of the {self.zone(decl.f['from'])} to the {self.zone(decl.f['to'])}"
+        named = ""
+        if isinstance(arg, Mapping):          # a move whose mover names values beside its argument
+            named = join_and([f"{self.term(k)} {v}" for k, v in arg.items() if k != "card"])
+            arg = arg.get("card")
+        if mech == "play":
+            return f"playing {arg}" + (f" and naming {named}" if named else "")
+        if mech == "pass":
+            return "passing"
+        if mech == "declare":
+            return f"naming {named}" if named else self.move_name(mid)
+        if "from" in decl.f and "to" in decl.f:
+            return f"moving every {card} of the {self.zone(decl.f['from'])} to the {self.zone(decl.f['to'])}"
+        return f"making the move {self.move_name(mid)}" + (f" ({arg})" if arg not in (None, True) else "")
 
     def phase_do(self, phase: str) -> str:
         """What a player may do in a phase: its moves, the one that ends the turn last."""

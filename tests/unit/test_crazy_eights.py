@@ -269,4 +269,4 @@ def test_judge_writes_the_suit_to_follow_and_the_winners_own_total():
     first = out.output.splitlines()[0]
     assert first == "Crazy Eights, follow S: LEGAL"                 # the suit, not its place in the order
     assert "the game is over: seat(s) 1 win (penalties 20)" in out.output     # the fewest, not the most
-    assert "round scores seat 0: +54, seat 1: +0, seat 2: +24" in out.output
+    assert "the round's scores seat 0: +54, seat 1: +0, seat 2: +24" in out.output
