@@ -7,6 +7,7 @@ from typing import Mapping
 
 
 from rulings import kernel
+from rulings.kernel.registry import ZONE_KINDS
 
 from .faq_judge import Judged
 from .faq_outcome import doings, effects, explain_refusal
@@ -98,6 +99,12 @@ def situation_rows(words: Words, st, show_others: bool) -> list[dict]:
             rows.append({"label": "The board, row 0 at the top ('.' empty, '*' free, a digit the chip of that side)",
                          "board": draw(grid(spec), st.zone(z.id))})
     for z in r.zones.values():
+        if z.kind == "trick" and st.zone(z.id):
+            played = st.zone(z.id)
+            rows.append({"label": f"The {words.zone(z.id)} so far, led by seat {played[0][0]}, in the order played "
+                                  f"(seats {', '.join(str(s) for s, _ in played)})",
+                         "cards": [spec.cards.types[c].token for _, c in played]})
+    for z in r.zones.values():
         if z.kind == "pile" and z.each and z.face == "up" and not any(
                 m.mechanic == "fill" and m.f.get("from") == z.id for m in r.moves.values()):
             for seat in range(st.players):
@@ -126,20 +133,10 @@ def cards_in_play(st) -> list[int]:
     out = [0] * len(st.spec.cards.types)
     for z in r.zones.values():
         values = [st.zone(z.id, s) for s in range(st.players)] if z.each else [st.zone(z.id)]
+        kind = ZONE_KINDS[z.kind]
         for v in values:
-            if z.kind == "hand":
-                for t, n in enumerate(v):
-                    out[t] += n
-            elif z.kind in ("melds", "table"):
-                for g in v:
-                    for c in g:
-                        out[c] += 1
-            elif z.kind == "layout":
-                for c, _ in v:
-                    out[c] += 1
-            elif z.kind != "board":
-                for c in v:
-                    out[c] += 1
+            for t, n in kind.cards(v):          # each zone kind says what it holds
+                out[t] += n
     return out
 
 
@@ -218,6 +215,10 @@ def scores(words: Words, judged: Judged) -> list[dict]:
                 cards = [spec.cards.types[t].token for t in res.laid[seat]]
             row["terms"].append({"name": name, "label": words.name(name), "zone": zid, "cards": cards,
                                  "points": e[name][seat]})
+        used = r.score_expr.names if r.score_expr is not None else frozenset()
+        counters = {cid: values[seat] for cid, values in res.own if cid in used}
+        if counters:                       # a player's own counters the scoring reads (a bid)
+            row["counters"] = counters
         row["bonus"] = e.get("bonus", [0] * judged.start.players)[seat]
         row["score"] = e["scores"][seat]
         out.append(row)
@@ -292,6 +293,10 @@ def score_line(words: Words, ex: Mapping, seat: int) -> str:
     for name in values:
         others = sum(t["points"] for x in ex["scores"] if x["seat"] != seat for t in x["terms"] if t["name"] == name)
         sum_text = sum_text.replace(f"others({name})", str(others))
+    own = row.get("counters", {})
+    for cid, v in own.items():                  # a counter of the player's the scoring reads (a bid)
+        parts.append(f"{cid.replace('_', ' ')} {v}")
+    values.update({cid: v for cid, v in own.items() if isinstance(v, int) and not isinstance(v, bool)})
     for name in sorted(values, key=len, reverse=True):
         sum_text = re.sub(rf"\b{re.escape(name)}\b", str(values[name]), sum_text)
     sum_text = re.sub(r"\((-?\d+)\)", r"\1", sum_text).replace(" - ", " − ")

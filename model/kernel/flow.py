@@ -478,8 +478,9 @@ def round_result(state: State, went_out: int | None, how: str) -> RoundResult:
     laid = tuple(state.laid(s) for s in range(n))
     first = went_out[0] if isinstance(went_out, tuple) else went_out
     also = went_out[1:] if isinstance(went_out, tuple) else ()
+    own = tuple((c.id, tuple(state.counter(c.id, s) for s in range(n))) for c in r.counters.values() if c.each)
     return RoundResult(state.round, state.dealer, first, state.turns_finished, how, False, False, shared, hands,
-                       laid, tuple(terms), bonus, scores, (), state.reshuffles, also)
+                       laid, tuple(terms), bonus, scores, (), state.reshuffles, also, own)
 
 
 def end_round(state: State, went_out: int | None, how: str, outcome: str, again: bool = True,

@@ -50,6 +50,7 @@ class RoundResult:
     advanced: tuple[tuple[str, Any], ...]  # counters changed by the round end, after the change
     reshuffles: int = 0
     also_out: tuple[int, ...] = ()         # others who went out in the last turns and count as out
+    own: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # each player's own counters while the round was played
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"round": self.round}

@@ -32,6 +32,8 @@ def _unplaced(spec, st) -> int:
                 held.update(c for g in v for c in g)
             elif z.kind == "layout":
                 held.update(c for c, _ in v)
+            elif z.kind == "trick":
+                held.update(c for _, c in v)
             elif z.kind != "board":
                 held.update(v)
     deck = spec.deck(st.players)
@@ -88,7 +90,8 @@ def test_the_totals_shown_are_what_the_cards_hold(game_faq):
             others = {f"others({n})": sum(x["terms"][i]["points"] for x in e.example["scores"]
                                           if x["seat"] != row["seat"])
                       for i, n in enumerate(t["name"] for t in row["terms"])}
-            env = dict(spec.params, **values, **others, went_out=(e.example.get("went_out") == row["seat"]))
+            env = dict(spec.params, **values, **others, **row.get("counters", {}),
+                       went_out=(e.example.get("went_out") == row["seat"]))
             assert r.score_expr.evaluate(env) + row["bonus"] == row["score"], (e.id, row)
             checked += 1
     if game_faq.spec.game in ("rummikub", "sequence-numbers", "tick"):

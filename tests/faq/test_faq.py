@@ -15,7 +15,7 @@ from rulings import reference, z3melds
 from rulings import scenario as sc
 from rulings.checks import faq
 from rulings.checks.faq_render import to_json
-from rulings.spec import RULEBOOKS_ENV, load
+from rulings.spec import RULEBOOKS_ENV, find_rulebook, load
 from rulings.specfile import Loader
 
 REQUIRED = {"id", "question", "answer", "ruling", "clauses", "assumptions", "scenario"}
@@ -111,8 +111,10 @@ def test_no_entry_copies_the_rulebook(game_faq):
     the spec's to keep so (each is left out of the text checked here, as a whole)."""
     spec = game_faq.spec
     book = []
-    for name in spec.rulebooks:
-        book += _words((Path(os.environ[RULEBOOKS_ENV]) / name).read_text(encoding="utf-8"))
+    for name in spec.rulebooks:          # the rulebooks folder, or the rules text shipped beside the spec
+        found = find_rulebook(name, Path(os.environ[RULEBOOKS_ENV]), spec.file)
+        assert found is not None, f"{spec.game} cites {name}, found neither in {RULEBOOKS_ENV} nor beside the spec"
+        book += _words(found.read_text(encoding="utf-8"))
     runs = {tuple(book[i:i + 8]) for i in range(len(book) - 7)}
     quoted = sorted({" ".join(t.split()) for c in spec.clauses.values()
                      for t in [c.says, c.assumption or "", c.because or ""] + [r.means for r in c.readings.values()]
