@@ -124,7 +124,8 @@ def _check_entry(spec, words, q, cid, c, f, what, args, said) -> Entry:
     flags = collect(spec, list(q.get("about", [])), consulted, alt, answer) if what in ("deck_cards", "meld") else []
     ex = {"kind": "claim", "setting": f"Found by {f.method}.", "rows": []}
     if what == "meld":
-        ex["rows"] = [{"label": f"Level {args['level']}", "cards": [str(x) for x in args["cards"]]}]
+        label = f"Level {args['level']}" if args.get("level") is not None else "The meld"   # a game without levels
+        ex["rows"] = [{"label": label, "cards": [str(x) for x in args["cards"]]}]
     ruling = " ".join([said] + reading_sentences(spec, flags, ref))
     clauses = list(dict.fromkeys([cid] + list(q.get("about", [])) + consulted + [g.clause for g in flags]))
     return _entry(q, answer, ruling, clauses, flags, {"claim": cid, **dict(args), "holds": holds}, ex,

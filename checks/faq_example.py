@@ -7,6 +7,7 @@ from typing import Mapping
 
 
 from rulings import kernel
+from rulings.kernel.codec import counter_shown
 from rulings.kernel.registry import ZONE_KINDS
 
 from .faq_judge import Judged
@@ -59,7 +60,8 @@ def setting(words: Words, st) -> str:
         phase = f"seat {me} to play, about to {words.phase_do(st.phase)}"
     else:
         phase = f"seat {me} to play, who may now {words.phase_do(st.phase)}"
-    shared = [f"{words.name(c.id).capitalize()} {st.counter(c.id)}" for c in r.counters.values() if not c.each]
+    shared = [as_sentence(f"{words.name(c.id)} {counter_shown(spec, c.id, st.counter(c.id))}")
+              for c in r.counters.values() if not c.each]
     dealer = f"seat {st.dealer} deals" if words.has_dealer() else f"seat {st.dealer} is the dealer"
     done = (f"{plural(st.turns_finished, 'turn')} of this {words.round()} finished" if st.turns_finished
             else f"no turn of this {words.round()} played yet")
@@ -216,7 +218,7 @@ def scores(words: Words, judged: Judged) -> list[dict]:
             row["terms"].append({"name": name, "label": words.name(name), "zone": zid, "cards": cards,
                                  "points": e[name][seat]})
         used = r.score_expr.names if r.score_expr is not None else frozenset()
-        counters = {cid: values[seat] for cid, values in res.own if cid in used}
+        counters = {cid: values[seat] for cid, values in res.own if cid in used and cid not in terms}
         if counters:                       # a player's own counters the scoring reads (a bid)
             row["counters"] = counters
         row["bonus"] = e.get("bonus", [0] * judged.start.players)[seat]
@@ -304,5 +306,6 @@ def score_line(words: Words, ex: Mapping, seat: int) -> str:
     bonus = f" + {row['bonus']} bonus" if row["bonus"] else ""
     from .faq_words import signed
 
-    return (f"When the {ex.get('round_word', 'round')} ends seat {seat} has {join_and(parts)}: "
+    has = "" if parts and parts[0].startswith("holds ") else "has "     # "seat 0 holds 4D 8H", not "has holds"
+    return (f"When the {ex.get('round_word', 'round')} ends seat {seat} {has}{join_and(parts)}: "
             f"{sum_text}{bonus} = {signed(row['score'])}")

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 
 from rulings import kernel
+from rulings.kernel.codec import counter_shown
 
 from .faq_example import score_line
 from .faq_judge import Judged
@@ -98,16 +99,17 @@ def _winners_why(words: Words, judged: Judged, w: list[int]) -> str:
     r = kernel.rules(spec)
     res = judged.j.result
     how = r.get("game_end.winner")
-    if isinstance(how, Mapping) and "most" in how:
-        into = how["most"]
-        totals = res[into]
-        word = words.name(into)
-        others = [f"seat {i} {x}" for i, x in enumerate(totals) if i not in w]
-        if len(w) > 1:
-            return f"who share the win with {totals[w[0]]} {word} each (against {join_and(others)})"
-        return f"with the most {word}: {totals[w[0]]} against {join_and(others)}"
+    for way in ("most", "fewest"):
+        if isinstance(how, Mapping) and isinstance(how.get(way), str) and how[way] in (res or {}):
+            into = how[way]
+            totals = res[into]
+            word = words.name(into)
+            others = [f"seat {i} {x}" for i, x in enumerate(totals) if i not in w]
+            if len(w) > 1:
+                return f"who share the win with {totals[w[0]]} {word} each (against {join_and(others)})"
+            return f"with the {way} {word}: {totals[w[0]]} against {join_and(others)}"
     ends = judged.j.round_ends
-    if ends and ends[-1].get("went_out") in w:
+    if ends and [ends[-1].get("went_out")] == list(w):
         return "who went out"
     cid = r.clause("game_end.winner")
     return f"by the game's end rule ({verbatim(lower_first(first_sentence(spec.clauses[cid].says)))})" if cid else ""
@@ -300,9 +302,9 @@ def changed_text(words: Words, judged: Judged, changed, main: Judged | None = No
             if c.each:
                 seats = [s for s in range(st.players)
                          if main is None or st.counter(k, s) != main.start.counter(k, s)] or [st.current]
-                parts += [f"seat {s}'s {words.name(k)} {st.counter(k, s)}" for s in seats]
+                parts += [f"seat {s}'s {words.name(k)} {counter_shown(spec, k, st.counter(k, s))}" for s in seats]
             else:
-                parts.append(f"{words.name(k)} {st.counter(k)}")
+                parts.append(f"{words.name(k)} {counter_shown(spec, k, st.counter(k))}")
         else:
             value = judged.doc.get(k)
             parts.append(f"{k.replace('_', ' ')} {value}")

@@ -51,6 +51,11 @@ def explain_refusal(words: Words, judged: Judged, k: int) -> str:
             if all(not (state.zone(z, seat) if r.zones[z].each else state.zone(z)) for z in src
                    if not r.zones[z].each or seat is not None):
                 return f"the {words.zone(src[0])} is empty"
+    if decl is not None and step.clauses and step.clauses[0] in spec.clauses and (
+            step.why.startswith(f"{mid} is allowed only when ") or step.why.startswith(f"no {mid} when ")):
+        # the kernel gives the condition as written in the spec (an expression): a reader
+        # gets the rule it stands for, in the clause's own paraphrase
+        return verbatim(lower_first(first_sentence(spec.clauses[step.clauses[0]].says)).rstrip("."))
     return step.why
 
 

@@ -180,6 +180,12 @@ class Words:
         """A counter, scoring term or input, by the game's word for it, or its id."""
         return verbatim(self.names[nid]) if nid in self.names else nid.replace("_", " ")
 
+    def short_name(self, nid: str) -> str:
+        """The name without a gloss in brackets at its end ("bids (-1 while not yet made)")."""
+        if nid in self.names:
+            return verbatim(re.sub(r"\s*\([^()]*\)$", "", str(self.names[nid])))
+        return nid.replace("_", " ")
+
     def round(self) -> str:
         return "round"
 
@@ -307,7 +313,7 @@ class Words:
             return f"exchanging the dead {card} {arg}"
         named = ""
         if isinstance(arg, Mapping):          # a move whose mover names values beside its argument
-            named = join_and([f"{self.term(k)} {v}" for k, v in arg.items() if k != "card"])
+            named = join_and([f"{self.short_name(k)} {v}" for k, v in arg.items() if k != "card"])
             arg = arg.get("card")
         if mech == "play":
             return f"playing {arg}" + (f" and naming {named}" if named else "")

@@ -377,6 +377,16 @@ def _var_doc(spec, c, v):
     return spec.cards.attributes[c.type][v]
 
 
+def counter_shown(spec, cid: str, v):
+    """A counter's value as a reader sees it: an attribute's value by its name (a suit),
+    a card by its token, a number as it is, `unset` while it has no value."""
+    from .rules import rules
+
+    c = rules(spec).counters[cid]
+    shown = _var_doc(spec, c, v)
+    return "unset" if shown is None else shown
+
+
 def _var_read(rd, spec, c, v, where: str, n: int):
     if c.type == "number":
         return rd.integer("", value=v, where=where)
