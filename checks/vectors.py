@@ -665,7 +665,8 @@ def board_sweep_cases(spec: Spec, base: list[dict]) -> list[dict]:
             st = _without(start, t)
             st = st.with_zone(r.hand.id, tuple(k + (i == t) for i, k in enumerate(st.hand())), st.current)
             try:
-                st, mv = neutral.stated(spec, st, Move(decl.id, (t,), cell=cell))
+                arg = board.CardAt(t, cell) if "card" not in decl.f else cell    # the move's one typed argument
+                st, mv = neutral.stated(spec, st, Move(decl.id, arg))
                 case = move_case(spec, st, mv)
             except (neutral.NeutralError, kernel.KernelError, kernel.Undecided):
                 continue
