@@ -6,6 +6,7 @@ from typing import Mapping
 
 
 from rulings import kernel
+from rulings.cards import CardError
 from rulings.spec import Spec
 
 from .faq_entry import Entry
@@ -207,6 +208,16 @@ def deck_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> Entry
     r = kernel.rules(spec)
     pack_clause, _ = spec.rule("pack")
     decks_clause = spec.rule("decks")[0]
+    rows = [row for row in spec.rule("decks")[1] if row["players"][0] <= players <= row["players"][1]]
+    if not rows:
+        raise FaqError([f"{q['id']}: form: deck: players: the spec deals for "
+                        + ", ".join(f"{row['players'][0]}-{row['players'][1]}" for row in spec.rule("decks")[1])
+                        + f" players, not {players}"])
+    if card is not None:
+        try:
+            spec.cards.parse([str(card)])
+        except CardError as e:
+            raise FaqError([f"{q['id']}: form: deck: card: {e}"]) from None
 
     def count(s: Spec):
         deck = s.deck(players)
@@ -216,8 +227,7 @@ def deck_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> Entry
 
     value = count(spec)
     deck = spec.deck(players)
-    packs = next(int(row["packs"]) for row in spec.rule("decks")[1]
-                 if row["players"][0] <= players <= row["players"][1])
+    packs = int(rows[0]["packs"])
     per_pack = len(r.deck(players)) // packs
     listing = ", ".join(f"{n} × {t.token}" for t, n in zip(spec.cards.types, deck) if n)
     cw = words.card()

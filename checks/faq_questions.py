@@ -288,6 +288,10 @@ def check_questions(data: Any, where: str = "questions") -> dict:
             arg = form["number"]
             if not isinstance(arg, Mapping) or set(arg) != {"param", "unit"}:
                 bad.append(f"{at}: form: number: {{param: NAME, unit: WORD}}")
+        if base == "deck":
+            arg = form["deck"]
+            if not isinstance(arg, Mapping) or set(arg) - {"players", "card"} or type(arg.get("players")) is not int:
+                bad.append(f"{at}: form: deck: {{players: N}} (and a card, to count that card only)")
         if base == "claim" and (set(form) - {"claim", "as"} or form.get("as", "number") not in CLAIM_AS):
             bad.append(f"{at}: form: {{claim: CLAUSE, as: {'|'.join(CLAIM_AS)}}}")
         about = q.get("about", [])

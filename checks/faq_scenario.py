@@ -127,6 +127,9 @@ def new_game_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> E
         state, basis = kernel.new_game_traced(spec, players, seed)
     except kernel.Undecided as e:
         raise FaqError([f"{q['id']}: new_game: the deal is undecided: {e.question}"])
+    if isinstance(state, kernel.Refusal):
+        raise FaqError([f"{q['id']}: new_game: no game can be dealt so ({state.why}; "
+                        f"{', '.join(state.clauses)})"])
 
     def answer_of(st):
         if isinstance(form, Mapping) and "yes-no" in form:
@@ -151,6 +154,8 @@ def new_game_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> E
 
     def alt(cid, name):
         s2, _ = kernel.new_game_traced(kernel.alt_spec(spec, cid, name), players, seed)
+        if isinstance(s2, kernel.Refusal):
+            return "No game", f"no game could be dealt so ({s2.why})"
         a, _ = answer_of(s2)
         return a, f"the answer would be “{a}”"
 

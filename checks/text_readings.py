@@ -138,7 +138,7 @@ def rulebook_texts(spec: Spec, folder):
     lex = lexicon_for(spec)
     out = {}
     for name, info in (spec.rulebooks or {}).items():
-        book = load_book(folder, name, info, lex)
+        book = load_book(folder, name, info, lex, spec)
         if book is not None:
             out[name] = book
     return out
@@ -147,10 +147,10 @@ def rulebook_texts(spec: Spec, folder):
 def text_search(spec: Spec, folder=None) -> TextSearch:
     """The cues of every line every clause cites, in the rulebooks found."""
     where = rulebooks_dir(folder)
-    if where is None:
+    books = rulebook_texts(spec, where)
+    if not books and where is None:
         return TextSearch(False, f"the text search was not run: the rulebook texts were not found (set "
                                  f"{RULEBOOKS_ENV} to their folder)")
-    books = rulebook_texts(spec, where)
     if not books:
         names = ", ".join(spec.rulebooks or {}) or "the rulebooks"
         return TextSearch(False, f"the text search was not run: none of {names} is in {where}")

@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rulings.spec import RULEBOOKS_ENV, Spec, rulebooks_dir
+from rulings.spec import RULEBOOKS_ENV, Spec, rulebook_file, rulebooks_dir
 
 from .findings import Finding
 from .translation_book import Book, Sentence, cited_lines, dice, load_book, uncited
@@ -112,7 +112,7 @@ def _typos_only(spec: Spec, folder: Path, lex: Lexicon, t0: float) -> tuple[list
     typos: list[Finding] = []
     read, missing = [], []
     for name, info in (spec.rulebooks or {}).items():
-        book = load_book(folder, name, info, lex)
+        book = load_book(folder, name, info, lex, spec)
         if book is None:
             missing.append(name)
             continue
@@ -140,7 +140,8 @@ def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Fi
     folder = Path(books) if books is not None else rulebooks_dir()
     multi = {name: info for name, info in (spec.rulebooks or {}).items()
              if all(l in (info.get("languages") or {}) for l in LANGS)}
-    if folder is None or not folder.is_dir():
+    shipped = folder is None and any(rulebook_file(spec, n) for n in spec.rulebooks or {})  # texts beside the spec
+    if (folder is None and not shipped) or (folder is not None and not folder.is_dir()):
         where = (f"the folder {str(folder)!r} does not exist" if folder is not None
                  else f"none was given (set {RULEBOOKS_ENV} to their folder)")
         return [], (f"translation check not run: it needs the rulebook texts ({', '.join(spec.rulebooks or {})}) "
@@ -152,7 +153,7 @@ def translation_findings(spec: Spec, books: Path | None = None) -> tuple[list[Fi
     typos: list[Finding] = []
     compared, missing, uncited_pairs, alone, gaps = 0, [], 0, 0, []
     for name, info in multi.items():
-        book = load_book(folder, name, info, lex)
+        book = load_book(folder, name, info, lex, spec)
         if book is None:
             missing.append(name)
             continue

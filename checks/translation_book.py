@@ -155,9 +155,16 @@ class Book:
         return [x for x in same[max(0, i - 1):i + 2] if x.block == s.block]
 
 
-def load_book(folder: Path, name: str, info: Mapping, lex: Lexicon) -> Book | None:
-    f = Path(folder) / name
-    if not f.is_file():
+def load_book(folder: Path | None, name: str, info: Mapping, lex: Lexicon, spec=None) -> Book | None:
+    """The rulebook `name` read: from `folder`, else (given the spec that cites it) from the
+    `rules/` folder shipped beside the spec's file; None where neither holds it."""
+    if spec is not None:
+        from rulings.spec import rulebook_file
+
+        f = rulebook_file(spec, name, folder)
+    else:
+        f = Path(folder) / name if folder is not None else None
+    if f is None or not f.is_file():
         return None
     return Book(name, f.read_text(encoding="utf-8", errors="replace").splitlines(), info.get("languages") or {}, lex)
 

@@ -224,7 +224,7 @@ def _out(r, decl) -> Dim | None:
 
         if r.hand is not None:
             if decl.mechanic == "rearrange":
-                placed = sum(map(len, mv.melds or ())) - sum(map(len, st.zone(decl.f["to"])))
+                placed = sum(map(len, mv.arg or ())) - sum(map(len, st.zone(decl.f["to"])))
             elif decl.mechanic == "give":
                 placed = 1
             else:

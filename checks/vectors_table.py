@@ -10,9 +10,8 @@ cards, or how much face value, at most), with a `table_after` that shows it. Pos
 are seeded (tables built from valid melds drawn from one pack, racks from the rest), so
 the same spec gives the same files, byte for byte.
 
-A game the kernel plays whole gets this file beside the others (`vectors.generate` calls
-`documents`); a game whose turn rules are still prose gets it alone (`generate_only`,
-with a manifest of its own), since this question needs no turn rules.
+`vectors.generate` calls `documents` and writes this file beside the others, with the
+manifest that records its SHA-256 like theirs.
 """
 from __future__ import annotations
 

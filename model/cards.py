@@ -106,10 +106,16 @@ class Cards:
         return f"{pattern} ({domains}; e.g. {examples})" + (f", or {extra}" if extra else "")
 
     def parse(self, tokens: Iterable[str]) -> list[CardType]:
-        """Tokens to card types, case-insensitively; a bad token raises CardError naming it."""
+        """Tokens to card types, case-insensitively; a bad token raises CardError naming it.
+        A whole number stands for the token it is written as (YAML reads `5` as a number)."""
         lookup = self.by_token()
         out = []
         for raw in tokens:
+            if type(raw) is int:
+                raw = str(raw)
+            elif not isinstance(raw, str):
+                raise CardError(f"a card is written as a token, not {type(raw).__name__} {raw!r}; "
+                                f"accepted: {self.accepted_forms()}")
             token = raw.strip()
             card = lookup.get(token.upper())
             if card is None:

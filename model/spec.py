@@ -156,6 +156,25 @@ def find_rulebook(name: str, books: Path | None, spec_file: str | Path | None = 
     return None
 
 
+def source_file(origin: str) -> Path | None:
+    """The spec file a spec was loaded from (`Spec.origin`: a packaged game's name, or a
+    file's path); None for a spec built in memory from data of no file."""
+    if not origin:
+        return None
+    try:
+        return spec_path(origin)
+    except (FileNotFoundError, OSError, ValueError):
+        return None
+
+
+def rulebook_file(spec: "Spec", name: str, books: str | Path | None = None) -> Path | None:
+    """The text of rulebook `name` that `spec` cites: in the rulebooks folder (`books`, else
+    `RULINGS_RULEBOOKS`), else in the `rules/` folder beside the spec's file (the rules texts
+    a spec ships with it); None where neither has it."""
+    folder = Path(books) if books is not None else rulebooks_dir()
+    return find_rulebook(name, folder, source_file(spec.origin))
+
+
 def rulebooks_dir(explicit: str | None = None) -> Path | None:
     d = explicit or os.environ.get(RULEBOOKS_ENV)
     return Path(d) if d else None
@@ -440,7 +459,7 @@ class _Builder:
             for lang, ranges in (info.get("languages") or {}).items():
                 for i, rng in enumerate(ranges):
                     self.check_range(("rulebooks", book, "languages", lang, i), f"{book}:{rng}", book, rng, books)
-            own = find_rulebook(book, None, self.pos.file)
+            own = find_rulebook(book, None, source_file(self.origin) or self.pos.file)
             if own is not None or (self.books is not None and self.books.is_dir()):
                 f = own or find_rulebook(book, self.books)
                 if f is None:

@@ -96,7 +96,7 @@ def game(request: Request, game: str):
     ctx = context(request, game)
     spec = ctx["spec"]
     ctx["clauses"] = [rulebook.clause_view(spec, c) for c in rulebook.in_order(spec)]
-    ctx["books"] = bool(rulebook.rulebooks_dir())
+    ctx["books"] = rulebook.shown(spec)
     return page(request, "game.html", ctx)
 
 

@@ -1,6 +1,7 @@
 """A game's clauses as a reader of the rulebook meets them, and the rulebook's own lines
-beside each, read from `RULINGS_RULEBOOKS` when it names their folder (the texts are
-never part of the project; without the folder a clause shows its line numbers only).
+beside each, read from `RULINGS_RULEBOOKS` when it names their folder (the seed games'
+rulebooks are never part of the project; without the folder a clause shows its line
+numbers only), or from the rules texts a spec ships beside it (`rules/`).
 
 Rulebook order: by the first line a clause cites, book by book in the order the spec
 lists its rulebooks; clauses that cite no line (assumptions, facts) follow in the spec's
@@ -12,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ..spec import Spec, rulebooks_dir
+from ..spec import Spec, rulebook_file
 
 CITE = re.compile(r"^(?P<book>[^:]+):(?P<first>\d+)(?:-(?P<last>\d+))?$")
 MAX_LINES = 40                  # lines shown beside one clause
@@ -33,28 +34,34 @@ def in_order(spec: Spec) -> list:
 
 
 @lru_cache(maxsize=32)
-def _book(folder: str, name: str) -> tuple[str, ...] | None:
-    path = Path(folder) / name
-    if Path(name).name != name:             # a book is a file name of the spec, never a path
-        return None
+def _read(path: str) -> tuple[str, ...] | None:
     try:
-        return tuple(path.read_text(encoding="utf-8").splitlines())
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _book(spec: Spec, name: str) -> tuple[str, ...] | None:
+    if Path(name).name != name:             # a book is a file name of the spec, never a path
+        return None
+    path = rulebook_file(spec, name)
+    return _read(str(path)) if path is not None else None
+
+
+def shown(spec: Spec) -> bool:
+    """Whether any rulebook the spec cites can be shown beside its clauses."""
+    return any(rulebook_file(spec, name) is not None for name in spec.rulebooks or {})
 
 
 def lines(spec: Spec, clause) -> list[dict]:
     """The rulebook lines a clause cites: [{cite, lines: [(number, text)]}], empty without
     the rulebooks' folder."""
-    folder = rulebooks_dir()
-    if folder is None:
-        return []
     out = []
     for cite in clause.source:
         m = CITE.match(cite)
         if not m or m["book"] not in spec.rulebooks:
             continue
-        text = _book(str(folder), m["book"])
+        text = _book(spec, m["book"])
         if text is None:
             continue
         first = int(m["first"])

@@ -4,6 +4,7 @@ rummikub-solver held to the spec (skipped, saying why, when it is not installed)
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -15,7 +16,7 @@ from rulings import rearrange as ra
 from rulings.checks import conform_table as ct, vectors_table as vt
 from rulings.checks.adapters import PythonAdapter
 from rulings.checks.conform import CONFORMS, DIVERGED
-from rulings.checks.vectors import VectorError, write
+from rulings.checks.vectors import VectorError, read_table_only as read
 from rulings.cli import main
 from rulings.spec import load
 
@@ -85,26 +86,22 @@ def test_a_wrong_table_is_caught_even_when_the_count_is_right():
     assert ct.check_answer(SPEC, melds, rack, "cards", False, 1, {"placed": True})[0].startswith("not an answer")
 
 
-def test_a_tampered_vectors_folder_is_refused(docs, tmp_path):
-    d = vt.generate_only(SPEC)
-    write(d, tmp_path)
-    assert vt.read(tmp_path)[vt.FILE] == d[vt.FILE]
-    doc = json.loads((tmp_path / vt.FILE).read_text())
-    doc["cases"][0]["placed"] += 1
-    (tmp_path / vt.FILE).write_text(json.dumps(doc))
-    with pytest.raises(VectorError, match="SHA-256"):
-        vt.read(tmp_path)
-
-
 def _rulings(*args):
     r = CliRunner().invoke(main, list(args))
     return r.exit_code, r.output
 
 
-def test_the_command_line_writes_table_vectors_and_conforms_a_faithful_adapter(tmp_path):
-    out = tmp_path / "v"
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> Path:
+    """`rulings vectors rummikub -o DIR`, run once for the tests below."""
+    out = tmp_path_factory.mktemp("rummikub") / "v"
     code, said = _rulings("vectors", "rummikub", "-o", str(out))
     assert code == 0, said
+    return out
+
+
+def test_the_command_line_writes_table_vectors_and_conforms_a_faithful_adapter(written, tmp_path):
+    out = written
     assert "best_play.json" in [p.name for p in out.iterdir()]       # beside the move, game and score vectors
     adapter = tmp_path / "faithful.py"
     adapter.write_text(textwrap.dedent(f"""
@@ -118,6 +115,17 @@ def test_the_command_line_writes_table_vectors_and_conforms_a_faithful_adapter(t
                           "--random", "4", "--allow-unsupported")
     assert code == 0, said
     assert "best_play 16 pass" in said and "conforms" in said
+
+
+def test_a_tampered_vectors_folder_is_refused(written, tmp_path):
+    folder = tmp_path / "v"
+    shutil.copytree(written, folder)
+    assert read(folder)[vt.FILE] == json.loads((written / vt.FILE).read_text())
+    doc = json.loads((folder / vt.FILE).read_text())
+    doc["cases"][0]["placed"] += 1
+    (folder / vt.FILE).write_text(json.dumps(doc))
+    with pytest.raises(VectorError, match="SHA-256"):
+        read(folder)
 
 
 # ---- rummikub-solver (PyPI), held to the spec ----------------------------------------------------

@@ -97,7 +97,8 @@ def meld_or_lay(draw) -> list[str]:
     elif rnd.random() < (0.9 if levels else 0.05):
         args += ["--level", sometimes(st.sampled_from(levels or ["1"]), st.one_of(numbers, words))]
     if game in GAMES and rnd.random() < 0.25:
-        args += ["--reading", sometimes(st.sampled_from(readings_of(game)), words)]
+        choices = readings_of(game)       # a game without readings is asked for a made-up one
+        args += ["--reading", sometimes(st.sampled_from(choices), words) if choices else draw(words)]
     if rnd.random() < 0.5:
         args += ["--json"]
     if rnd.random() < 0.05:

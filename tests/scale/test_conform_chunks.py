@@ -35,7 +35,9 @@ def _search(**where) -> dict:
     report = conform.Report(spec.game, "planted", dict(spec.chosen))
     adapter = recipe.start()
     try:
-        cc.search(spec, adapter, recipe, 40, 5, report, ("meld", "move"), **where)
+        families = ("meld", "move")
+        cc.search(spec, adapter, recipe, 40, 5, report, families, hunt=conform.hunt,
+                  active=conform.searchable(spec, adapter, families, report), **where)
     finally:
         adapter.close()
     return {"divergences": [d.to_json() for d in report.divergences], "requests": adapter.requests,

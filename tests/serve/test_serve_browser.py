@@ -77,6 +77,17 @@ class Desk:
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys(str(value), Keys.TAB)
 
+    def error(self) -> str:
+        return self.d.execute_script("return document.getElementById('builder-error').textContent")
+
+    def set_counter(self, counter: str, seat: int, value: int):
+        from selenium.webdriver.common.keys import Keys
+
+        box = self.el(f'input.counter[data-counter="{counter}"][data-seat="{seat}"]')
+        box.click()
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(str(value), Keys.TAB)
+
     def cards_to(self, target: str, tokens: list[str]):
         self.choose("target", target)
         for t in tokens:
@@ -91,7 +102,9 @@ class Desk:
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.el("#offered-show").click()
-        WebDriverWait(self.d, 120).until(lambda d: d.find_elements("css selector", "#offered option"))
+        WebDriverWait(self.d, 120).until(lambda d: d.find_elements("css selector", "#offered option")
+                                         or self.error())
+        assert not self.error(), self.error()          # the server refused the situation built
         self.choose("offered", text=words)
         self.el("#offered-add").click()
 
@@ -168,7 +181,10 @@ def test_garbage_a_jack_placed_as_a_wild(desk):
     desk.choose("players", "2")
     desk.choose("to_play", "1")
     desk.choose("phase", "placing")
+    for seat in (0, 1):                  # two positions left each (a layout holds as many as its counter says)
+        desk.set_counter("positions", seat, 2)
     desk.el("#face-down").click()
+    desk.cards_to("tableau.0", ["3", "4"])
     desk.cards_to("tableau.1", ["10", "2"])
     desk.el("#face-down").click()
     desk.cards_to("in_hand.1", ["J"])

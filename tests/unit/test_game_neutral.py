@@ -31,7 +31,9 @@ ENGLISH = {"level", "levels", "players", "player", "deal", "dealer", "draw", "di
            "up", "go_out", "game_end", "stock_empty", "round_end", "order", "seat", "colour", "value", "values",
            "points", "group", "rest", "table",
            # plain English words some spec also uses as a name (a phase, a reading, a card)
-           "play", "skip", "skipped", "allowed", "several", "scored", "returned"}
+           "play", "skip", "skipped", "allowed", "several", "scored", "returned",
+           # the gerund of the kernel's own `pass` mechanic, which Sevens also names a clause
+           "passing"}
 
 
 def _schema_words() -> set[str]:
