@@ -208,6 +208,11 @@ def check_questions(data: Any, where: str = "questions") -> dict:
     if listed and (not topic_ids or len(topic_ids) != len(topics) or any(
             not isinstance(t.get("title"), str) or set(t) != {"id", "title"} for t in topics)):
         bad.append(f"{where}: topics: a list of {{id, title}} (quote a title holding a comma)")
+    for i, t in enumerate(topic_ids):
+        if not isinstance(t, str) or not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", t):
+            bad.append(f"{where}: topics[{i}]: id: lower-case words joined by hyphens, got {t!r}")
+        elif topic_ids.index(t) != i:
+            bad.append(f"{where}: topics[{i}]: id: {t!r} is used twice")
     questions = data.get("questions")
     if not isinstance(questions, list) or not questions:
         bad.append(f"{where}: questions: a list of questions, each a mapping ({', '.join(QUESTION_KEYS)}), "

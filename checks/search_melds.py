@@ -87,6 +87,13 @@ def _deck(spec_a: Spec, spec_b: Spec) -> tuple[int, ...]:
     return tuple(max(x, y) for x, y in zip(spec_a.deck(), spec_b.deck()))
 
 
+def _other_than(H, hand: tuple, kinds: list[int]):
+    """Any hand but `hand`, among hands of as many cards of `kinds` (the sum is asserted
+    beside it): such a hand differs from it exactly where it holds fewer of some card that
+    `hand` holds, so the clause names only the cards `hand` holds (a handful, not every kind)."""
+    return z3.Or([H[i] < hand[i] for i in kinds if hand[i] > 0])
+
+
 def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, counter: list,
              blocked: list, cap: int | None):
     """Hands of n cards legal under spec_p's contract `name`, each judged under spec_q's
@@ -102,7 +109,7 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, co
         for t in spec_p.cards.types:
             sp.s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
         for hand in blocked:
-            sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
+            sp.s.add(_other_than(H, hand, kinds))
         asked = 0
         while True:
             if counter[0] >= hands:
@@ -124,7 +131,7 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, co
             if not vq.legal:
                 return ("found", hand)
             blocked.append(hand)
-            sp.s.add(z3.Or([H[i] != hand[i] for i in kinds]))
+            sp.s.add(_other_than(H, hand, kinds))
     finally:
         sp.s.pop()
 
