@@ -25,7 +25,7 @@ CAP = 5_000
 
 def _games(spec, n, seeds, player, trace):
     from rulings import kernel, simulate as sim
-    from rulings.kernel import lay
+    from rulings.kernel.mechanics import lay
 
     lay._best_cache.clear()
     per_game, moves, recorded = [], 0, []

@@ -15,7 +15,7 @@ import argparse
 import statistics
 
 from rulings import kernel, players
-from rulings.kernel import layout
+from rulings.kernel.mechanics import layout
 from rulings.spec import load
 
 

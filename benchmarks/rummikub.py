@@ -3,7 +3,7 @@ positions, in one run.
 
     python benchmarks/rummikub.py [--per N] [--seed S] [--by cards|points] [--limit SECONDS] [--repeat R] [--json]
 
-Positions (checks/table_positions.py): seeded, realistic: a table built from valid runs
+Positions (checks/conformance/table_positions.py): seeded, realistic: a table built from valid runs
 and groups drawn from one 106-tile pack (a joker now and then), a rack of 14 from the
 rest. Classes: an empty table (the rack dealt with two melds in it, so there is something
 to play), and tables of about 30, 45 and 60 tiles. `--per` positions per class.
@@ -50,7 +50,7 @@ def _measure(engine: str, by: str, per: int, seed: int, repeat: int, limit: floa
     """One engine's answers and times on every class's positions, in the process it is
     called in (a fresh one: `main`). A string when the engine cannot run here."""
     from rulings import rearrange as ra
-    from rulings.checks.table_positions import position
+    from rulings.checks.conformance.table_positions import position
     from rulings.spec import load
 
     spec = load("rummikub")

@@ -102,7 +102,7 @@ def simulate_jobs(game: str, games: int, workers: int, seed: int):
 
 def conform_jobs(game: str, cases: int, seed: int):
     from rulings import executor as ex
-    from rulings.checks import conform, conform_chunks as cc
+    from rulings.checks.conformance import conform, chunks as cc
     from rulings.spec import load
 
     spec = load(game)
@@ -132,7 +132,7 @@ def warm(jobs) -> float:
     then the implementation it started closed again, so that every row starts its
     implementation once in every process that plays (a fork of this one, or a Dask
     worker warmed with this). Seconds it took."""
-    from rulings.checks import conform_chunks as cc
+    from rulings.checks.conformance import chunks as cc
 
     t0 = time.perf_counter()
     for fn, inner, _ in jobs:
@@ -146,7 +146,7 @@ def warm(jobs) -> float:
 def warm_jobs(game: str, recipe) -> list:
     """The small chunks `warm` plays: one game, a few cases of each question (seeds no row uses)."""
     from rulings import executor as ex, simulate as sim
-    from rulings.checks import conform, conform_chunks as cc
+    from rulings.checks.conformance import conform, chunks as cc
     from rulings.spec import load
 
     key = ex.spec_key(load(game))

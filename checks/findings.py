@@ -1,6 +1,6 @@
 """What a check reports: a finding, its evidence, and how it was established.
 
-Kept apart from how each check searches (`readings.py`, `translation.py`, ...) and from
+Kept apart from how each check searches (`checks/search/readings.py`, `checks/translation/check.py`, ...) and from
 how findings are shown (`report.py`).
 """
 from __future__ import annotations

@@ -16,30 +16,30 @@ from .findings import DEFAULT_KINDS, CheckRun
 
 
 def _readings(spec, bound, progress, **where):
-    from .board_questions import board_findings
-    from .readings import reading_findings
+    from .search.board_questions import board_findings
+    from .search.readings import reading_findings
 
     found = reading_findings(spec, bound=bound, progress=progress, **where)
     return found + [f for f in board_findings(spec) if f.kind == "reading"], ""
 
 
 def _gaps(spec, bound, progress, **where):
-    from .board_questions import board_findings
-    from .gaps import gap_findings
+    from .search.board_questions import board_findings
+    from .search.gaps import gap_findings
 
     found, note = gap_findings(spec, progress=progress, **where)
     return found + [f for f in board_findings(spec) if f.kind == "gap"], note
 
 
 def _conflicts(spec, bound, progress):
-    from .conflicts import conflict_findings
+    from .search.conflicts import conflict_findings
 
     return conflict_findings(spec, bound=bound, progress=progress), ""
 
 
 def _claims(spec, bound, progress):
-    from .claims import claim_findings
-    from .claims_text import unchecked
+    from .claims.claims import claim_findings
+    from .claims.text import unchecked
 
     found = claim_findings(spec, bound=max(3, bound // 2 + 1), progress=progress)
     lines, why = unchecked(spec)
@@ -49,7 +49,7 @@ def _claims(spec, bound, progress):
 
 
 def _translations(spec, bound, progress):
-    from .translation import translation_findings
+    from .translation.check import translation_findings
 
     if progress:
         progress("translations")
@@ -57,14 +57,14 @@ def _translations(spec, bound, progress):
 
 
 def _whatif(spec, bound, progress, whatif_limit: int | None = None, **where):
-    from .whatif import SWEEP, whatif_findings
+    from .search.whatif import SWEEP, whatif_findings
 
     return whatif_findings(spec, limit=SWEEP if whatif_limit is None else whatif_limit or None,
                            progress=progress, **where)
 
 
 def _unformalised(spec, bound, progress):
-    from .unformalised import unformalised_findings
+    from .search.unformalised import unformalised_findings
 
     return unformalised_findings(spec)
 

@@ -10,7 +10,7 @@ unless it does much more than the best ordinary card.
 from __future__ import annotations
 
 from . import kernel, lines as L
-from .kernel import board as B
+from .kernel.mechanics import board as B
 
 KEEP_BACK_MARGIN = 4 ** 3         # what a card kept back must beat by
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import Counter
 
 from . import kernel
-from .kernel import Move, State, layout
+from .kernel import Move, State
+from .kernel.mechanics import layout
 
 
 def _fills(r):

@@ -9,9 +9,10 @@ import random
 from typing import Sequence
 
 from . import kernel
-from .kernel import Move, Refusal, State, trace, tricks as tricks_
+from .kernel import Move, Refusal, State, trace
+from .kernel.mechanics import board, tricks as tricks_
 from .kernel.common import Chosen
-from .kernel.lay import laid_values
+from .kernel.mechanics.lay import laid_values
 
 
 class RandomPlayer:
@@ -50,7 +51,7 @@ class GreedyPlayer:
         lay = r.lay_move()
         if lay is None:
             return None, None
-        from .kernel.lay import contract_of
+        from .kernel.mechanics.lay import contract_of
 
         return lay, contract_of(state, lay)
 
@@ -131,7 +132,7 @@ class GreedyPlayer:
         phase_draws = [m for m in moves if r.moves[m.id].mechanic == "draw"]
         if phase_draws:
             return self._draw(state, r, phase_draws, hand)
-        if any(r.moves[m.id].mechanic in kernel.board.MECHANICS for m in moves):
+        if any(r.moves[m.id].mechanic in board.MECHANICS for m in moves):
             from .board_player import choose
 
             return choose(state, moves)
@@ -154,7 +155,7 @@ class GreedyPlayer:
     def _useful_now(self, state: State, r, card: int) -> bool:
         """Whether a free face-up card is of use at once: it completes the contract the
         hand could not lay without it, or (down already) it fits a laid meld."""
-        from .kernel.lay import best, group_kinds
+        from .kernel.mechanics.lay import best, group_kinds
 
         hand = state.hand()
         with_card = list(hand)

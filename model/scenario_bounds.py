@@ -67,7 +67,7 @@ def layout_size_counter(r) -> tuple[str, str] | None:
 
 
 def _positions(r, zid: str) -> tuple:
-    from .kernel.layout import positions
+    from .kernel.mechanics.layout import positions
 
     return positions(r, zid)
 
@@ -127,7 +127,7 @@ def _layouts(state: State, r) -> Iterable[str]:
 
 
 def _boards(state: State, r) -> Iterable[str]:
-    from .kernel import board
+    from .kernel.mechanics import board
 
     zones = [z for z in r.zones.values() if z.kind == "board"]
     if not zones:

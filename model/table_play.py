@@ -4,7 +4,8 @@ meld, the wild rules) as the kernel plays it. `rulings play` and `rulings judge`
 table move through here and through the kernel, so they answer alike."""
 from __future__ import annotations
 
-from .kernel import codec, counts, rules, table
+from .kernel import codec, counts, rules
+from .kernel.mechanics import table
 from .rearrange import Judgement, judge
 
 
@@ -55,7 +56,7 @@ def judge_play(spec, old: list[tuple], hand, new: list[tuple], initial: bool = F
 
 def offered(spec, old: list[tuple], hand, initial: bool = False) -> list[tuple] | None:
     """The play the game's rules of play allow that the kernel offers the player (the one
-    placing the most cards it finds under the wild rules: `kernel.table.options`), as the
+    placing the most cards it finds under the wild rules: `kernel.mechanics.table.options`), as the
     new table's melds (card counts); [] when it offers none, None when the spec has no
     rearrange move."""
     st = turn_state(spec, old, hand, initial)

@@ -32,7 +32,12 @@ import z3
 from .melds import Contract, PlacedMeld
 import functools
 
-from .z3terms import NUMBERS as _NUMBERS, one_of as _one_of, reads as _reads, single_numbers as _single_numbers
+from .z3terms import (
+    NUMBERS as _NUMBERS,
+    one_of as _one_of,
+    reads as _reads,
+    single_numbers as _single_numbers,
+)
 
 
 class _Meld:

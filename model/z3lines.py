@@ -161,7 +161,7 @@ class Lines:
 def from_spec(spec) -> Lines:
     """The Z3 decider for a spec's board, each constraint tagged with the clause that gives it
     (made once per spec)."""
-    from .kernel.board import grid
+    from .kernel.mechanics.board import grid
     from .kernel.rules import rules
     from .derived import derived
 

@@ -11,8 +11,17 @@ from collections.abc import MutableMapping
 
 import click
 
-from .common import (EXIT_BUG, EXIT_CODES, EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_UNKNOWN,  # noqa: F401
-                     EXIT_USAGE, READING_HELP, GuardedGroup)                                 # (re-exported)
+from .common import (
+    EXIT_BUG,
+    EXIT_CODES,
+    EXIT_INTERRUPTED,
+    EXIT_NO,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+    READING_HELP,
+    GuardedGroup,
+)                                 # (re-exported)
 
 # each command and the module that holds it; a module is imported when its command is
 # run or listed (`rulings --help`), so one query loads only what it asks

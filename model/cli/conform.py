@@ -21,7 +21,7 @@ def _playable(spec, table: bool = False) -> bool:
 
     open_ = kernel.rules(spec).unanswered()
     if open_ and table:
-        from ..checks import vectors_table
+        from ..checks.conformance import vectors_table
 
         if vectors_table.applies(spec):
             return False
@@ -60,7 +60,7 @@ def vectors(game: str, out: str, size: int, readings: tuple[str, ...], as_json: 
     """
     from .common import fail, load_game, progress_bar
 
-    from ..checks import vectors as vec
+    from ..checks.conformance import vectors as vec
     from ..executor import ExecutorError, session
 
     spec = load_game(game, readings)
@@ -170,7 +170,7 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     """
     from .common import fail, load_game
 
-    from ..checks import adapters, conform as run, conform_report, vectors as vec
+    from ..checks.conformance import adapters, conform as run, report as conform_report, vectors as vec
     from ..executor import ExecutorError, session
 
     ends = time.monotonic() + deadline
@@ -212,11 +212,11 @@ def conform(game, adapter, cmd, folder, random_cases, seed, timeout, deadline, a
     hold = contextlib.ExitStack()
     try:
         hold.enter_context(session(executor, workers, scheduler))      # one Dask cluster for every round
-        from ..checks.conform_chunks import Recipe
+        from ..checks.conformance.chunks import Recipe
 
         kw = dict(deadline=ends, allow_unsupported=allow_unsupported)
-        if table_only:                   # the table question alone (checks/conform_table.py)
-            from ..checks import conform_table
+        if table_only:                   # the table question alone (checks/conformance/table.py)
+            from ..checks.conformance import table as conform_table
 
             report = conform_table.conform(spec, impl, docs, random_cases, seed, **kw)
         else:
@@ -250,7 +250,7 @@ def _table_too(spec, impl, folder, random_cases, seed, report) -> None:
     """A game the kernel plays whole that also has a shared table: the table question too."""
     from pathlib import Path
 
-    from ..checks import conform_table, vectors_table
+    from ..checks.conformance import table as conform_table, vectors_table
 
     if not vectors_table.applies(spec):
         return
@@ -265,7 +265,7 @@ def _read_vectors(folder: str, table_only: bool = False) -> dict:
     question alone); exit 2 saying what is wrong with it."""
     from .common import fail
 
-    from ..checks import vectors as vec
+    from ..checks.conformance import vectors as vec
 
     try:
         return vec.read_table_only(folder) if table_only else vec.read(folder)
@@ -276,7 +276,7 @@ def _read_vectors(folder: str, table_only: bool = False) -> dict:
 def _self_test(game, folder, random_cases, seed, readings, as_json, where) -> None:
     from .common import fail, load_game
 
-    from ..checks import selftest
+    from ..checks.conformance import selftest
 
     spec = load_game(game, readings)
     _playable(spec)

@@ -36,8 +36,8 @@ def faq(game: str, fmt: str, output: str | None, questions: str | None):
     """
     from .common import fail, load_game
 
-    from ..checks import faq as faq_mod
-    from ..checks.faq_render import RENDERERS
+    from ..checks.faq import build as faq_mod
+    from ..checks.faq.render import RENDERERS
 
     spec = load_game(game, ())
     if questions is not None:

@@ -20,7 +20,7 @@ comparison may name too many counts, never too few.
 """
 from __future__ import annotations
 
-from . import board
+from .mechanics import board
 from .rules import KernelError, Undecided, rules
 
 # the fields read per player count: (key, sub-field or None)

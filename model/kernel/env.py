@@ -10,7 +10,7 @@
     the names mechanics and zone kinds give (`down`, `able`, `lines(ZONE)`: see their modules)
     went_out                   the player went out (at the end of a round)
     contract_cards             cards the player's contract asks for (0 without one)
-    able                       the player could rearrange the table now (model/kernel/table.py)
+    able                       the player could rearrange the table now (model/kernel/mechanics/table.py)
     most_drawn                 the most cards the player's counters let one turn's draw bring
                                (each draw move at every unit its costs allow; without a cost,
                                the whole deck)

@@ -291,9 +291,9 @@ def validate(where: str, shown: str) -> tuple[dict, int, str]:
 
 def faq_page(where: str, readings, shown: str | None = None) -> str:
     """`rulings faq GAME --format html`."""
-    from ..checks import faq as faq_mod
-    from ..checks.faq_questions import FaqError
-    from ..checks.faq_render import RENDERERS
+    from ..checks.faq import build as faq_mod
+    from ..checks.faq.questions import FaqError
+    from ..checks.faq.render import RENDERERS
 
     spec = load_game(where, readings, shown)
     try:

@@ -58,7 +58,7 @@ def context(request: Request, gid: str, **more) -> dict:
 
 
 def has_faq(game: str) -> bool:
-    from ..checks.faq_questions import questions_path
+    from ..checks.faq.questions import questions_path
 
     try:
         questions_path(game)

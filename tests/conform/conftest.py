@@ -19,14 +19,14 @@ def spec():
 
 @pytest.fixture(scope="session")
 def docs(spec):
-    from rulings.checks import vectors
+    from rulings.checks.conformance import vectors
 
     return vectors.generate(spec)
 
 
 @pytest.fixture(scope="session")
 def vectors_dir(docs, tmp_path_factory):
-    from rulings.checks import vectors
+    from rulings.checks.conformance import vectors
 
     return vectors.write(docs, tmp_path_factory.mktemp("vectors") / "tick")
 

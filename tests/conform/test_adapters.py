@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from rulings.checks import adapters
-from rulings.checks.adapters import UNSUPPORTED, AdapterError, CommandAdapter, PythonAdapter
+from rulings.checks.conformance import adapters
+from rulings.checks.conformance.adapters import UNSUPPORTED, AdapterError, CommandAdapter, PythonAdapter
 
 
 class Partial:

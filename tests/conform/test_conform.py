@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulings.checks import conform, conform_report
-from rulings.checks.adapters import PythonAdapter
+from rulings.checks.conformance import conform, report as conform_report
+from rulings.checks.conformance.adapters import PythonAdapter
 from rulings.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +150,7 @@ def test_bad_input_exits_2(args, message, node):
 
 def test_vectors_command_writes_the_same_bytes_again(tmp_path, docs):
     """`rulings vectors` is deterministic: the same spec gives the same files, byte for byte."""
-    from rulings.checks import vectors
+    from rulings.checks.conformance import vectors
 
     result = run("vectors", "tick", "-o", str(tmp_path / "v"), "--json", code=0)
     m = json.loads(result.stdout)

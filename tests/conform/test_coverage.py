@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from rulings import kernel
-from rulings.checks import cases, conform, conform_report, mutants
-from rulings.checks.adapters import PythonAdapter
+from rulings.checks.conformance import cases, conform, report as conform_report, mutants
+from rulings.checks.conformance.adapters import PythonAdapter
 
 
 def test_situations_reach_every_number_of_players(spec):
@@ -112,7 +112,7 @@ def test_every_situation_class_is_reached_or_named(spec, docs):
     """Coverage by situation class (issue 26, item 4), enumerated from the spec: each move's
     classes, each reached by a vector or named with the reason; the report gives the
     figure."""
-    from rulings.checks import vectors_classes
+    from rulings.checks.conformance import vectors_classes
 
     sc = docs["manifest.json"]["coverage"]["situation_classes"]
     every = vectors_classes.classes(spec)

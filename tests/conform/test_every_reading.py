@@ -29,9 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from rulings.checks import conform
-from rulings.checks.adapters import CommandAdapter, PythonAdapter
-from rulings.checks.mutants import SpecImplementation
+from rulings.checks.conformance import conform
+from rulings.checks.conformance.adapters import CommandAdapter, PythonAdapter
+from rulings.checks.conformance.mutants import SpecImplementation
 from rulings.spec import load
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

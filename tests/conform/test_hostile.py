@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulings.checks import conform, vectors
-from rulings.checks.adapters import CommandAdapter
+from rulings.checks.conformance import conform, vectors
+from rulings.checks.conformance.adapters import CommandAdapter
 from rulings.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

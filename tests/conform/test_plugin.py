@@ -18,7 +18,7 @@ def pytest_run(tmp_path, *args):
 
 
 def test_registered_through_the_pytest11_entry_point():
-    assert any(e.value == "rulings.checks.pytest_plugin" for e in entry_points(group="pytest11"))
+    assert any(e.value == "rulings.checks.conformance.pytest_plugin" for e in entry_points(group="pytest11"))
 
 
 def test_without_its_options_it_adds_nothing(tmp_path, pytestconfig):
@@ -55,7 +55,7 @@ def test_bad_options_are_usage_errors(tmp_path):
 
 def test_test_ids_name_the_clauses(tmp_path, docs, vectors_dir, faithful_cmd):
     """`-k go-out` selects exactly the vectors that exercise a going-out clause."""
-    from rulings.checks.pytest_plugin import vector_keywords, vector_name
+    from rulings.checks.conformance.pytest_plugin import vector_keywords, vector_name
 
     going_out = [v for name in docs if name != "manifest.json" for v in docs[name]["cases"]
                  if any("go-out" in k for k in vector_keywords(v)) or "go-out" in vector_name(v)]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulings.checks import conform, conform_protocol as proto, conform_report
-from rulings.checks.adapters import AdapterError, CommandAdapter, PythonAdapter
-from rulings.checks.mutants import SpecImplementation
+from rulings.checks.conformance import conform, protocol as proto, report as conform_report
+from rulings.checks.conformance.adapters import AdapterError, CommandAdapter, PythonAdapter
+from rulings.checks.conformance.mutants import SpecImplementation
 from rulings.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -17,9 +17,9 @@ import copy
 import pytest
 
 from rulings import kernel
-from rulings.checks import cases, conform, neutral
-from rulings.checks.adapters import PythonAdapter
-from rulings.checks.mutants import SpecImplementation
+from rulings.checks.conformance import cases, conform, neutral
+from rulings.checks.conformance.adapters import PythonAdapter
+from rulings.checks.conformance.mutants import SpecImplementation
 from rulings.spec import load
 
 GAMES = ("tick", "level8", "garbage", "sequence-numbers", "rummikub")

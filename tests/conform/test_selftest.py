@@ -6,8 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rulings.checks import conform, mutants, selftest
-from rulings.checks.adapters import PythonAdapter
+from rulings.checks.conformance import conform, mutants, selftest
+from rulings.checks.conformance.adapters import PythonAdapter
 from rulings.cli import main
 
 
@@ -72,7 +72,7 @@ def test_cli_prints_the_score_and_the_survivors(monkeypatch, spec, vectors_dir):
 
 
 def test_cli_exits_1_when_a_mutant_survives(monkeypatch, spec, tmp_path, docs):
-    from rulings.checks import vectors
+    from rulings.checks.conformance import vectors
 
     _only(monkeypatch, spec, "reading go-out-timing=others-have-played")
     folder = vectors.write({**docs, "moves.json": {**docs["moves.json"], "cases": []},
@@ -96,7 +96,7 @@ def test_self_test_takes_no_implementation(extra):
 def test_what_if_alternatives_are_mutants_once_each(spec):
     """The discovery check's what-if alternatives come in through `add_source`; one that a
     declared reading, a dropped clause or a stepped number already makes is not repeated."""
-    from rulings.checks import whatif
+    from rulings.checks.search import whatif
 
     ms = mutants.mutants(spec)
     ids = [m.id for m in ms]

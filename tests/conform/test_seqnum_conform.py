@@ -25,16 +25,16 @@ _written: dict = {}
 @pytest.fixture
 def seqnum_vectors(tmp_path_factory):
     if "folder" not in _written:         # once per process (the fixture's module scope ran it per test)
-        import checks.readings
-        from checks import vectors
+        from rulings.checks.conformance import vectors
+        from rulings.checks.search import readings
         from rulings.spec import load
 
-        saved = checks.readings.reading_findings
-        checks.readings.reading_findings = lambda *a, **k: []
+        saved = readings.reading_findings
+        readings.reading_findings = lambda *a, **k: []
         try:
             docs = vectors.generate(load(GAME), 1)
         finally:
-            checks.readings.reading_findings = saved
+            readings.reading_findings = saved
         _written["folder"] = vectors.write(docs, tmp_path_factory.mktemp("seqnum-vectors"))
     return _written["folder"]
 
@@ -47,8 +47,8 @@ def _shrunk(problem: dict):
     """A wrong answer of the planted example made small, as `rulings conform` does it."""
     import importlib.util
 
-    from checks import conform as C
-    from checks.adapters import PythonAdapter
+    from rulings.checks.conformance import conform as C
+    from rulings.checks.conformance.adapters import PythonAdapter
     from rulings.spec import load
 
     mod_spec = importlib.util.spec_from_file_location("seqnum_faithful", ADAPTER)
@@ -138,14 +138,14 @@ def test_an_error_of_that_class_is_caught_by_the_vectors(seqnum_vectors):
     wrong only in that class: the vectors alone catch it."""
     import importlib.util
 
-    from checks import conform as C
-    from checks.adapters import PythonAdapter
+    from rulings.checks.conformance import conform as C
+    from rulings.checks.conformance.adapters import PythonAdapter
     from rulings.spec import load
 
     mod_spec = importlib.util.spec_from_file_location("seqnum_faithful", ADAPTER)
     mod = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(mod)
-    from checks import vectors
+    from rulings.checks.conformance import vectors
 
     docs = vectors.read(seqnum_vectors)
     report = C.conform(load(GAME), PythonAdapter(mod.SequenceNumbers("stuck-ignores-minus")), docs, 0, 0)

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from rulings import rearrange as ra
-from rulings.checks import conform_table as ct, vectors_table as vt
-from rulings.checks.adapters import PythonAdapter
-from rulings.checks.conform import CONFORMS, DIVERGED
-from rulings.checks.vectors import VectorError, read_table_only as read
+from rulings.checks.conformance import table as ct, vectors_table as vt
+from rulings.checks.conformance.adapters import PythonAdapter
+from rulings.checks.conformance.conform import CONFORMS, DIVERGED
+from rulings.checks.conformance.vectors import VectorError, read_table_only as read
 from rulings.cli import main
 from rulings.spec import load
 

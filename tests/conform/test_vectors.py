@@ -8,8 +8,8 @@ import json
 import pytest
 
 from rulings import kernel, reference, scenario, z3melds
-from rulings.checks import vectors
-from rulings.checks.conform import situation_of
+from rulings.checks.conformance import vectors
+from rulings.checks.conformance.conform import situation_of
 from rulings.spec import load
 
 
@@ -159,7 +159,7 @@ def test_score_vectors_add_up(docs, spec):
 
 def test_games_replay_in_the_kernel(docs, spec):
     """Every recorded game replays move by move in the kernel, each digest matching."""
-    from rulings.checks import neutral
+    from rulings.checks.conformance import neutral
 
     game = docs["games.json"]["cases"][0]
     state = neutral.state_from_neutral(spec, game["start"])
@@ -174,7 +174,7 @@ def test_games_replay_in_the_kernel(docs, spec):
 
 
 def test_situations_round_trip(docs, spec):
-    from rulings.checks import neutral
+    from rulings.checks.conformance import neutral
 
     for v in docs["moves.json"]["cases"][:40]:
         state, move = situation_of(v["scenario"])

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from rulings import kernel
-from rulings.checks import cases, conform, conform_report, neutral, witness
-from rulings.checks.adapters import load_python
+from rulings.checks.conformance import cases, conform, report as conform_report, neutral, witness
+from rulings.checks.conformance.adapters import load_python
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -98,7 +98,7 @@ def test_a_game_without_hands_is_made_small():
     """Garbage's players hold layouts and piles, no hand: a wrong answer of the planted
     example is made small (fewer seats, shorter piles, shorter layouts with the counter that
     sizes them), every step a situation of the game, and the text says what it came to."""
-    from rulings.checks.adapters import PythonAdapter
+    from rulings.checks.conformance.adapters import PythonAdapter
     from rulings.spec import load
 
     spec = load("garbage")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import assume, given, strategies as st
 
 from rulings import lines as L, z3lines
-from rulings.kernel import board as B
+from rulings.kernel.mechanics import board as B
 from rulings.spec import load
 
 SPEC = load("sequence-numbers")

@@ -137,7 +137,7 @@ def test_the_initial_meld_adds_as_much_by_every_engine(hand, by):
 
 # ---- tables the general search could not reach: 30 to 60 cards, racks of 14 ------------------
 
-from rulings.checks.table_positions import position  # noqa: E402
+from rulings.checks.conformance.table_positions import position  # noqa: E402
 
 
 # each example is a whole table of 30-60 cards solved twice over
@@ -183,7 +183,7 @@ def test_the_copy_encoding_answers_where_the_count_encoding_does_not(monkeypatch
 def test_the_table_shown_depends_on_the_position_only():
     """Of several equally good new tables, the one shown must not depend on what the
     reused solver was asked before: a game replayed elsewhere picks the same."""
-    from rulings.checks import table_positions as tp
+    from rulings.checks.conformance import table_positions as tp
 
     spec = load("rummikub")
     positions = [tp.position(spec, seed, 30)[1:] for seed in range(6)]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings.checks import faq
+from rulings.checks.faq import build as faq
 from rulings.spec import load, packaged_games
 from rulings.specfile import Loader
 

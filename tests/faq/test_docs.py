@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings.checks.faq_render import html, markdown
+from rulings.checks.faq.render import html, markdown
 from rulings.spec import packaged_games
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings.checks import faq
+from rulings.checks.faq import build as faq
 from rulings.spec import load, packaged_games
 
 ROOT = Path(__file__).resolve().parents[2]

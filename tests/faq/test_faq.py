@@ -13,8 +13,8 @@ import yaml
 
 from rulings import reference, z3melds
 from rulings import scenario as sc
-from rulings.checks import faq
-from rulings.checks.faq_render import to_json
+from rulings.checks.faq import build as faq
+from rulings.checks.faq.render import to_json
 from rulings.spec import RULEBOOKS_ENV, find_rulebook, load
 from rulings.specfile import Loader
 

@@ -8,8 +8,8 @@ from typing import Mapping
 
 from rulings import kernel
 from rulings import scenario as sc
-from rulings.checks.faq_questions import question_kind
-from rulings.checks.faq_render import to_json
+from rulings.checks.faq.questions import question_kind
+from rulings.checks.faq.render import to_json
 
 
 NUMBER = re.compile(r"^(At most |Yes: |No: )?[+−-]?\d+")

@@ -4,8 +4,8 @@ published variant as a variant, an assumption as the rulebook's silence, with wh
 text leaves open; each question's answer names what it rests on."""
 from __future__ import annotations
 
-from rulings.checks import faq
-from rulings.checks.faq_render import markdown
+from rulings.checks.faq import build as faq
+from rulings.checks.faq.render import markdown
 
 
 

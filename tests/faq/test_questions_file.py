@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.checks import faq
+from rulings.checks.faq import build as faq
 
 
 @pytest.mark.parametrize("content, message", [

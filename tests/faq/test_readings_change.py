@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings.checks import faq
-from rulings.checks.faq_render import to_json
+from rulings.checks.faq import build as faq
+from rulings.checks.faq.render import to_json
 from rulings.spec import load
 from rulings.specfile import Loader
 

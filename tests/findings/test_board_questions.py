@@ -1,12 +1,13 @@
-"""The board questions (checks/board_questions.py) find what the Sequence Numbers text leaves
+"""The board questions (checks/search/board_questions.py) find what the Sequence Numbers text leaves
 open, each with a witness the kernel replays."""
 from __future__ import annotations
 
 import pytest
 
 from rulings import kernel, lines as L
-from rulings.checks.board_questions import board_findings
-from rulings.kernel import board as B, codec
+from rulings.checks.search.board_questions import board_findings
+from rulings.kernel.mechanics import board as B
+from rulings.kernel import codec
 from rulings.spec import load
 
 SPEC = load("sequence-numbers")

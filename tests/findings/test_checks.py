@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from rulings import reference, z3melds
-from rulings.checks.claims import derived_findings
-from rulings.checks.conflicts import conflict_findings
-from rulings.checks.readings import meld_difference, reading_findings
-from rulings.checks.turns import replay
+from rulings.checks.claims.claims import derived_findings
+from rulings.checks.search.conflicts import conflict_findings
+from rulings.checks.search.readings import meld_difference, reading_findings
+from rulings.checks.search.turns import replay
 from rulings.spec import load
 from rulings.specfile import Loader
 

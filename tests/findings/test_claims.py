@@ -16,9 +16,9 @@ import yaml
 from click.testing import CliRunner
 
 from rulings import kernel
-from rulings.checks import bmc
-from rulings.checks.claims import claim_findings, derived_findings, evaluate
-from rulings.checks.turns import replay
+from rulings.checks.search import bmc
+from rulings.checks.claims.claims import claim_findings, derived_findings, evaluate
+from rulings.checks.search.turns import replay
 from rulings.cli import main
 from rulings.spec import load
 from rulings.specfile import Loader

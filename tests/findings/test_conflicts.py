@@ -3,7 +3,7 @@ with a witness, ruled out for every meld when the rule forbids nothing, and left
 saying how far the search went, when neither."""
 from __future__ import annotations
 
-from rulings.checks.conflicts import conflict_findings
+from rulings.checks.search.conflicts import conflict_findings
 from rulings.spec import load
 
 

@@ -7,7 +7,7 @@ import pytest
 import dataclasses
 
 from rulings import kernel
-from rulings.checks.gaps import exploration, gap_findings, replay
+from rulings.checks.search.gaps import exploration, gap_findings, replay
 from rulings.kernel.codec import move_from_doc
 from rulings.spec import SpecErrors, load
 

@@ -15,11 +15,11 @@ from test_readings_generic import SPEC, _play_witness_holds, with_reading
 
 from rulings.checks.budget import READING
 from rulings import kernel
-from rulings.checks import player_counts, search_situations
+from rulings.checks.search import player_counts, situations as search_situations
 from rulings.checks.findings import CheckRun
-from rulings.checks.readings import compare_readings, differing_keys
+from rulings.checks.search.readings import compare_readings, differing_keys
 from rulings.checks.report import text
-from rulings.checks.search_play import CONFIGS, _configs
+from rulings.checks.search.play import CONFIGS, _configs
 from rulings.kernel.at_count import allowed_counts, counts_apart, rules_at
 from rulings.spec import load
 from rulings.specfile import Loader

@@ -8,9 +8,9 @@ import pytest
 
 from rulings.checks.budget import READING
 from rulings import reference, z3melds
-from rulings.checks.prove_melds import prove_smallest
-from rulings.checks.readings import compare_readings
-from rulings.checks.search_melds import _contract_order, _deck, _differs, _least
+from rulings.checks.search.prove_melds import prove_smallest
+from rulings.checks.search.readings import compare_readings
+from rulings.checks.search.melds import _contract_order, _deck, _differs, _least
 from rulings.spec import load
 
 CASES = [("level-set-size", "exactly"), ("level-sets-same-number", "distinct")]

@@ -13,8 +13,8 @@ import yaml
 
 from rulings.checks.budget import READING
 from rulings import kernel, reference, z3melds
-from rulings.checks.readings import compare_readings, meld_difference
-from rulings.checks.search_play import outcome, replay
+from rulings.checks.search.readings import compare_readings, meld_difference
+from rulings.checks.search.play import outcome, replay
 from rulings.kernel.codec import move_from_doc
 from rulings.spec import load
 from rulings.specfile import Loader

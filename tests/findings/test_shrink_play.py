@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulings import kernel
-from rulings.checks.readings import compare_readings
-from rulings.checks.shrink_play import differs, single_steps, size
+from rulings.checks.search.readings import compare_readings
+from rulings.checks.search.shrink_play import differs, single_steps, size
 from rulings.cli import main
 from rulings.spec import load
 

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from rulings.checks.budget import READING
-from rulings.checks.readings import compare_readings
-from rulings.checks.search_situations import situation_difference
-from rulings.checks.shrink_play import differs, single_steps
+from rulings.checks.search.readings import compare_readings
+from rulings.checks.search.situations import situation_difference
+from rulings.checks.search.shrink_play import differs, single_steps
 from rulings.cli import main
 from rulings.spec import load
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings.checks.text_cues import cues_of, folder, restatements
-from rulings.checks.text_readings import TextSearch
-from rulings.checks.whatif import Alternative
+from rulings.checks.text.cues import cues_of, folder, restatements
+from rulings.checks.search.text_readings import TextSearch
+from rulings.checks.search.whatif import Alternative
 
 
 def kinds_of(text, lang="en"):
@@ -85,7 +85,7 @@ def test_a_proposal_a_line_rules_out_is_resolved_by_that_line():
     """A clause's `settled:` names the lines that rule a proposed reading out; the proposal
     is then resolved and says which lines, and one not listed stays open."""
     from rulings.checks.findings import Finding
-    from rulings.checks.proposals import proposal
+    from rulings.checks.search.proposals import proposal
     from rulings.spec import load
 
     spec = load("tick")

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings.checks.translation import describe, facts_of, normalise, translation_findings
-from rulings.checks.translation_lexicon import lexicon_for
+from rulings.checks.translation.check import describe, facts_of, normalise, translation_findings
+from rulings.checks.text.lexicon import lexicon_for
 from rulings.spec import RULEBOOKS_ENV, load, spec_path
 from rulings.specfile import Loader
 
@@ -347,7 +347,7 @@ def test_negations_conditions_and_restrictions():
 def test_misspellings_are_found_by_word_frequencies_not_listed(everything):
     """No damaged word is listed in the language data: the spelling check finds them by
     how much commoner a word one slip away is (wordfreq), each with its lines."""
-    from rulings.checks.translation_lexicon import plain_path
+    from rulings.checks.text.lexicon import plain_path
 
     for f in plain_path().parent.glob("*.yaml"):
         assert "rulebooks" not in (yaml.safe_load(f.read_text(encoding="utf-8")) or {}), \

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 
 from rulings.checks.budget import WHATIF
-from rulings.checks.search_play import replay
-from rulings.checks.whatif import alternatives, build, whatif_findings
+from rulings.checks.search.play import replay
+from rulings.checks.search.whatif import alternatives, build, whatif_findings
 from rulings.spec import load
 from rulings.specfile import Loader
 
@@ -74,7 +74,8 @@ def test_a_packaged_spec_is_read_from_any_working_directory(tmp_path, monkeypatc
     """`rulings check GAME` run outside the checkout: the what-if search and the
     translation check read the packaged spec where the package is, not `spec/` under the
     working directory (a full check there once stopped on spec/GAME.yaml not found)."""
-    from rulings.checks import translation_lexicon, whatif
+    from rulings.checks.text import lexicon as translation_lexicon
+    from rulings.checks.search import whatif
 
     spec = load("tick")
     monkeypatch.chdir(tmp_path)

@@ -284,7 +284,7 @@ def hostile_scenarios(draw, game: str | None = None) -> tuple[str, bytes]:
 
 @lru_cache(maxsize=None)
 def questions_of(game: str) -> dict:
-    from rulings.checks.faq_questions import questions_path
+    from rulings.checks.faq.questions import questions_path
 
     return yaml_file(questions_path(game))
 

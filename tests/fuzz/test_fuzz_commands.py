@@ -151,7 +151,7 @@ def test_faq_questions(case, fmt):
     the questions): the links then go unresolved, which the FAQ says as a warning."""
     game, content = case
     path = written(content)
-    with mock.patch("rulings.checks.faq.check_findings", lambda spec: {}):
+    with mock.patch("rulings.checks.faq.build.check_findings", lambda spec: {}):
         result = invoke(["faq", game, "--questions", str(path), "--format", fmt])
     assert result.exit_code in (0, 2), result.output
     if result.exit_code == 2:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from rulings.checks.adapters import FAILURES, MAX_DEPTH, CommandAdapter, too_deep
+from rulings.checks.conformance.adapters import FAILURES, MAX_DEPTH, CommandAdapter, too_deep
 
 PROGRAM = r"""
 import base64, json, os, sys

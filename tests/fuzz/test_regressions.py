@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings.checks.faq_questions import QUESTION_KEYS
+from rulings.checks.faq.questions import QUESTION_KEYS
 from rulings.spec import spec_path
 from rulings.specfile import MAX_VALUES, Loader
 

@@ -138,7 +138,7 @@ def test_build_makes_an_sdist_and_a_wheel(dist):
 def test_the_wheel_is_installed_not_linked_to_the_checkout(user):
     py = str(user / ".venv" / "bin" / "python")
     shown = run_in(user, [py, "-c", "import json, rulings, rulings.cli, rulings.kernel, rulings.simulate, "
-                                    "rulings.scenario, rulings.checks.conform, importlib.metadata as m; "
+                                    "rulings.scenario, rulings.checks.conformance.conform, importlib.metadata as m; "
                                     "d = m.distribution('rulings'); "
                                     "print(json.dumps([rulings.__file__, rulings.__version__, "
                                     "d.read_text('direct_url.json')]))"])

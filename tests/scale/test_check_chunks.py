@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulings.checks.budget import READING, WHATIF
-from rulings.checks.whatif import whatif_findings
+from rulings.checks.search.whatif import whatif_findings
 from rulings.spec import load
 
 BIN = Path(sys.executable).parent
@@ -58,7 +58,7 @@ def test_the_reading_searches_are_the_same_at_one_and_two_workers():
     reach at one worker count and not at another; given budgets they do not reach, the
     findings are the same."""
     from rulings import executor as ex
-    from rulings.checks.readings import reading_chunk
+    from rulings.checks.search.readings import reading_chunk
 
     spec = load("tick")
     key = ex.spec_key(spec)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rulings.checks import conform, conform_chunks as cc
+from rulings.checks.conformance import conform, chunks as cc
 from rulings.spec import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,7 @@ def vectors_dir(tmp_path_factory) -> Path:
     """A vectors folder with its manifest and no cases: the runs below are about the search
     (generating the full vectors takes longer than these tests may; `rulings vectors` is
     compared at one and two workers below, on a smaller game)."""
-    from rulings.checks import vectors
+    from rulings.checks.conformance import vectors
 
     spec = load("tick")
     docs = {name: vectors._doc(spec, family, []) for family, name in vectors.FILES.items()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulings.checks import mutants as mut, selftest, vectors
+from rulings.checks.conformance import mutants as mut, selftest, vectors
 from rulings.spec import load
 
 

@@ -19,8 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from rulings import kernel, players, rearrange, reference
 from rulings.kernel import Move, Refusal, codec
-from rulings.kernel.board import CardAt
-from rulings.kernel.lay import Onto, contract_of, group_kinds
+from rulings.kernel.mechanics.board import CardAt
+from rulings.kernel.mechanics.lay import Onto, contract_of, group_kinds
 from rulings.spec import load
 
 GAMES = {
@@ -235,7 +235,7 @@ class GameMachine(RuleBasedStateMachine):
         fills = [m for m in self.r.moves.values() if m.mechanic == "fill"]
         if s.over or not fills:
             return
-        from rulings.kernel import layout
+        from rulings.kernel.mechanics import layout
 
         size = self.r.get("deal.cards_each")
         for m in fills:
@@ -249,7 +249,7 @@ class GameMachine(RuleBasedStateMachine):
                 assert len(s.zone(m.f["from"], seat)) <= 1
     def board_chips_sound(self):
         """On a board, every chip is of a side of this table and no chip sits on a free space."""
-        from rulings.kernel import board
+        from rulings.kernel.mechanics import board
 
         z = board.board_zone(self.spec)
         if z is None:

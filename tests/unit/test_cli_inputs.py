@@ -159,8 +159,8 @@ def no_work(monkeypatch):
     def work(*_, **__):
         raise AssertionError("the work started before the output path was checked")
 
-    monkeypatch.setattr("rulings.checks.vectors.generate", work)
-    monkeypatch.setattr("rulings.checks.faq.build", work)
+    monkeypatch.setattr("rulings.checks.conformance.vectors.generate", work)
+    monkeypatch.setattr("rulings.checks.faq.build.build", work)
 
 
 def a_file(tmp_path: Path) -> Path:
@@ -201,8 +201,8 @@ def test_output_path_refused_before_any_work(no_work, tmp_path, command, out, wh
 def test_vectors_output_folder_may_be_missing(tmp_path, monkeypatch):
     """A folder that does not exist yet is fine: it is created."""
     made = {}
-    monkeypatch.setattr("rulings.checks.vectors.generate", lambda spec, size, **where: {"manifest.json": {}})
-    monkeypatch.setattr("rulings.checks.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
+    monkeypatch.setattr("rulings.checks.conformance.vectors.generate", lambda spec, size, **where: {"manifest.json": {}})
+    monkeypatch.setattr("rulings.checks.conformance.vectors.write", lambda docs, out: made.setdefault("out", Path(out)))
     run("vectors", "tick", "-o", str(tmp_path / "a" / "b"), "--json", code=0)
     assert made["out"] == tmp_path / "a" / "b"
 

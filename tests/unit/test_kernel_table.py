@@ -1,4 +1,4 @@
-"""The `table` zone kind and the `rearrange` mechanic (model/kernel/table.py), on the spec
+"""The `table` zone kind and the `rearrange` mechanic (model/kernel/mechanics/table.py), on the spec
 that uses them: what a play may do, what the kernel offers, how a play is written, and
 the checks a spec using them must pass."""
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from rulings import kernel, rearrange
-from rulings.kernel import Move, Refusal, codec, table
+from rulings.kernel import Move, Refusal, codec
+from rulings.kernel.mechanics import table
 from rulings.spec import SpecErrors, load
 from rulings.specfile import Loader
 
@@ -172,7 +173,8 @@ def test_able_asks_each_seat(rk):
 def test_a_swap_for_the_joker_is_searched(rk):
     """The offered play's search includes winning a joker by a swap from the hand: the
     joker's run with r6 in its place, the joker gone down again with two rack tiles."""
-    from rulings.kernel import rules, table as table_
+    from rulings.kernel import rules
+    from rulings.kernel.mechanics import table as table_
 
     s = position(rk, [["r6", "k9", "o9", "b2"], ["b1", "b5", "k8"]], "r5 J r7 | k1 k2 k3")
     decl = rules(rk).moves["play"]

@@ -1,4 +1,4 @@
-"""The layout zone kind and the fill mechanic (model/kernel/layout.py), on Garbage: the deal
+"""The layout zone kind and the fill mechanic (model/kernel/mechanics/layout.py), on Garbage: the deal
 into layouts sized by a counter, where a card may go, the scenario form of a layout, the
 validation of a spec that misuses them, and the last turns of `went_out: last_turns`."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rulings import kernel, scenario as sc
-from rulings.kernel import Move, Refusal, codec, layout
+from rulings.kernel import Move, Refusal, codec
+from rulings.kernel.mechanics import layout
 from rulings.spec import RULEBOOKS_ENV, load
 from rulings.specfile import SpecErrors
 

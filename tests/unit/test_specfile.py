@@ -13,8 +13,17 @@ import yaml
 
 from rulings import specfile
 from rulings.spec import RULEBOOKS_ENV, is_packaged, load, packaged_games, spec_path, validate
-from rulings.specfile import (MAX_BYTES, MAX_DEPTH, MAX_NUMBER, MAX_VALUES, FileProblem, Loader, SpecErrors, parse_yaml,
-                              validate_schema)
+from rulings.specfile import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NUMBER,
+    MAX_VALUES,
+    FileProblem,
+    Loader,
+    SpecErrors,
+    parse_yaml,
+    validate_schema,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PARSERS = [pytest.param(None, id="libyaml"), pytest.param(Loader, id="pure-python")]

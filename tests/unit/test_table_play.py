@@ -1,11 +1,12 @@
-"""The table mechanic's play offered (model/kernel/table.py): what a decision that
+"""The table mechanic's play offered (model/kernel/mechanics/table.py): what a decision that
 consults it rests on, and the plays that win a wild the search finds."""
 from __future__ import annotations
 
 import pytest
 
 from rulings import kernel, simulate as sim
-from rulings.kernel import Refusal, codec, rules, table
+from rulings.kernel import Refusal, codec, rules
+from rulings.kernel.mechanics import table
 from rulings.spec import load
 
 

@@ -1,0 +1,1 @@
+"""Conformance: vectors, the adapter protocol, and the differential search."""

@@ -1,0 +1,1 @@
+"""The FAQ: the questions players ask, each answered by judging the rules."""
