@@ -21,3 +21,21 @@ def single_numbers(card, stand) -> dict:
     """The numbers of a one-card meld: `card`, standing for `stand` if it is a wild."""
     return dict(size=1, naturals=int(card.natural), wilds=int(card.wild), points=stand.value,
                 face_points=card.value)
+
+
+class Counts:
+    """Many integer terms read from a model in one evaluation, not one each (a Python call
+    into Z3 per term was most of a meld search's time). The terms are packed as the digits
+    of one number in base `most + 1`, which is exact only where the solver holds every term
+    to 0..`most`: the caller asserts those bounds beside the query."""
+
+    def __init__(self, terms, most: int):
+        self.base, self.n = most + 1, len(terms)
+        self.packed = z3.Sum([t * self.base ** i for i, t in enumerate(terms)]) if terms else z3.IntVal(0)
+
+    def __call__(self, model) -> list[int]:
+        x, out = model.eval(self.packed, True).as_long(), []
+        for _ in range(self.n):
+            x, digit = divmod(x, self.base)
+            out.append(digit)
+        return out

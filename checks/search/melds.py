@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import z3
 
-from rulings import reference, z3melds
+from rulings import reference, z3melds, z3terms
 from rulings.spec import Spec
 
 from .hands import Search, count_hands, smallest
@@ -108,6 +108,7 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, co
         sp.s.add(z3.Sum([H[i] for i in kinds]) == n)
         for t in spec_p.cards.types:
             sp.s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
+        read = z3terms.Counts([H[i] for i in kinds], n)      # each count 0..n: the bounds and sum above
         for hand in blocked:
             sp.s.add(_other_than(H, hand, kinds))
         asked = 0
@@ -121,8 +122,8 @@ def _one_way(spec_p: Spec, spec_q: Spec, name: str, n: int, deck, hands: int, co
                 return ("unknown",)
             if r == z3.unsat:
                 return ("done",)
-            m = sp.s.model()
-            hand = tuple(m.eval(H[t.index], True).as_long() if t.index in kinds else 0 for t in spec_p.cards.types)
+            held = dict(zip(kinds, read(sp.s.model())))
+            hand = tuple(held.get(t.index, 0) for t in spec_p.cards.types)
             counter[0] += 1
             asked += 1
             vq = z3melds.decide(spec_q, spec_q.contracts[name], hand, explain=False, witness=False)
