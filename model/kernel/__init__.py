@@ -16,7 +16,7 @@ from .rules import KernelError, Rules, Undecided, rules
 # the other names and the modules of this package that hold them, each imported when first
 # asked for: a one-off query should not pay for the whole kernel
 _WHERE = {"check_stalled": "flow", "end_round": "flow", "level_scores": "flow", "new_game": "flow",
-          "stalled": "flow", "laid_values": "lay", "lay_options": "lay", "Move": "moves", "apply": "moves",
+          "stalled": "flow", "laid_values": "mechanics.lay", "lay_options": "mechanics.lay", "Move": "moves", "apply": "moves",
           "apply_traced": "moves", "legal_moves": "moves", "new_game_traced": "moves", "OVER": "state",
           "Refusal": "state", "RoundResult": "state", "State": "state", "add": "state", "cards_of": "state",
           "counts": "state", "remove": "state", "Basis": "trace", "alt_spec": "trace", "traced": "trace",
