@@ -195,7 +195,7 @@ def test_the_table_shown_depends_on_the_position_only():
 _SHOW_TABLES = """
 import json, sys
 from rulings import rearrange as ra, z3melds
-from rulings.checks import table_positions as tp
+from rulings.checks.conformance import table_positions as tp
 from rulings.spec import load
 
 spec = load("rummikub")
