@@ -155,7 +155,7 @@ class GreedyPlayer:
     def _useful_now(self, state: State, r, card: int) -> bool:
         """Whether a free face-up card is of use at once: it completes the contract the
         hand could not lay without it, or (down already) it fits a laid meld."""
-        from .kernel.mechanics.lay import best, group_kinds
+        from .kernel.mechanics.lay import best, can_lay, group_kinds
 
         hand = state.hand()
         with_card = list(hand)
@@ -169,7 +169,7 @@ class GreedyPlayer:
             import dataclasses
 
             need = dataclasses.replace(contract, keep=1)
-            return best(state.spec, need, tuple(with_card)) is not None and best(state.spec, need, hand) is None
+            return best(state.spec, need, hand) is None and can_lay(state.spec, need, tuple(with_card))
         if self._worth(state, card, with_card) >= 100:
             return True
         for m in r.moves.values():

@@ -45,6 +45,7 @@ class _Game:
         self.compat: dict[tuple, list[int]] = {}     # fixed attribute codes -> natural types with them
         self.compat_of: dict[tuple, list[int]] = {}  # (a kind's same attributes, a natural) -> those like it
         self.candidates: dict[tuple, list] = {}      # see _Search.melds
+        self.standins: dict[tuple, list] = {}        # see _Search.standins
         self.plans: dict = {}                        # contract shape -> _LikeCards or None
         self.relaxed: dict = {}                      # (contract shape, clause) -> (spec, contract) or None
         self.explainers: dict = {}                   # id(contract) -> (contract, _Explainer or None)
@@ -60,6 +61,15 @@ def _sumset(options: list[Mapping[int, tuple]]) -> dict[int, tuple]:
     for opt in options:
         acc = {p + q: wa + wb for p, wa in acc.items() for q, wb in opt.items()}
     return acc
+
+
+def _copies_cap(kind: MeldKind, slot: Slot) -> int | None:
+    """How many copies of one natural type a single meld of `kind` for `slot` can hold
+    (None: no bound but the hand)."""
+    if kind.distinct or kind.run is not None:
+        return 1
+    caps = [c for c in (kind.size_max, slot.size if slot.exact else None) if c is not None]
+    return min(caps) if caps else None
 
 
 class OverBudget(Exception):
@@ -98,7 +108,18 @@ class _Search:
         """(points of the stand-ins, stand-in types) for w wilds joining naturals `nats`
         (with repetition) in a meld of `kind`; empty when no stand-ins fit. One option per
         points value, and, when the contract's required melds must differ in some
-        attribute, per value of the meld's shared attributes too."""
+        attribute, per value of the meld's shared attributes too. They depend on nothing of
+        the hand but these arguments, so they are kept per game."""
+        g = self.g
+        key = (kind.id, tuple(nats), w, self.need_points, self.need_fixed)
+        found = g.standins.get(key)
+        if found is None:
+            if len(g.standins) > 200_000:
+                g.standins.clear()
+            found = g.standins[key] = self._standins(kind, nats, w)
+        return found
+
+    def _standins(self, kind: MeldKind, nats: list[int], w: int) -> list[tuple[int, tuple]]:
         g = self.g
         if nats:
             fixed_options = [{a: g.code[nats[0]][a] for a in kind.same}]
@@ -196,13 +217,17 @@ class _Search:
     def melds(self, kind: MeldKind, slot: Slot, first: int | None, rem: tuple, first_wild: int | None = None):
         """Every candidate meld of `kind` for `slot` containing `first` (or, with no natural,
         `first_wild`), as (naturals, wilds, stand-ins, meld numbers). Candidates depend only
-        on the counts of the cards that could join the meld, so they are cached per game."""
+        on the counts of the cards that could join the meld, so they are cached per game; a
+        count matters only up to the copies one meld can hold (one, where the kind's cards
+        must differ or run; the slot's size, where it is exact; the kind's cap), so counts are
+        kept in the key capped there, and hands that differ only past the cap share them."""
         g = self.g
         if first is not None:
             compat = g.compat_of.get((kind.same, first))
             if compat is None:
                 compat = g.compat_of[kind.same, first] = self.compatible(kind, {a: g.code[first][a] for a in kind.same})
-            relevant = tuple([rem[t] for t in compat])
+            cap = _copies_cap(kind, slot)
+            relevant = tuple([rem[t] for t in compat] if cap is None else [min(rem[t], cap) for t in compat])
         else:
             relevant = ()
         key = (kind.id, slot.size, slot.exact, first, first_wild, relevant,
@@ -798,6 +823,15 @@ def best_lay_down(spec, contract: Contract, hand, budget: int | None = None) -> 
         return None
     points, melds, kept = found
     return Verdict(True, _order(melds), engine="reference", kept=tuple(sorted(kept)), points=points)
+
+
+def can_lay(spec, contract: Contract, hand, budget: int | None = None) -> bool:
+    """Whether `best_lay_down` finds a lay-down (keeping contract.keep cards), without
+    looking for the best one: the search stops at the first it meets."""
+    hand = tuple(hand)
+    if contract.extras and not contract.rules:      # further melds optional: as in best_lay_down
+        contract = dataclasses.replace(contract, extras=())
+    return _Search(spec, contract, hand, best=True, first=True, budget=budget).run() is not None
 
 
 def best_lay(spec, contract: Contract, hand) -> Verdict:

@@ -64,6 +64,20 @@ def best(spec, contract, hand: tuple):
     return out
 
 
+def can_lay(spec, contract, hand: tuple) -> bool:
+    """Whether `best` finds a lay-down, by `reference.can_lay` (which stops at the first
+    one); what `best` found already answers without a search."""
+    key = (_meld_key(spec), contract, hand)
+    if key in _best_cache:
+        return _best_cache[key] is not None
+    ckey = ("can", key)
+    if ckey not in _best_cache:
+        if len(_best_cache) > 50_000:
+            _best_cache.clear()
+        _best_cache[ckey] = reference.can_lay(spec, dataclasses.replace(contract, clauses=()), hand)
+    return _best_cache[ckey]
+
+
 def decide(spec, contract, hand: tuple):
     """`reference.decide`; without the explanation of a failure when replaying under
     another reading (only the verdict counts there)."""
