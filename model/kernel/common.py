@@ -305,13 +305,22 @@ def can(mid: str):
         key = (id(st), mid)
         if key in _asking:
             return False
+        # A state never changes, so what is answered for it holds while it lives; only an
+        # answer asked at the top is kept (one asked inside another can(...) met the guard)
+        top = not _asking
+        memo = st.__dict__.get("_can") if top else None
+        if memo is not None and (mid, seat) in memo:
+            return memo[mid, seat]
         _asking.add(key)
         try:
             probe = st if seat == st.current else st.replace(current=seat)
             with trace.tracing(False):
-                return bool(offered(probe, r, decl, MECHANICS[decl.mechanic], []))
+                found = bool(offered(probe, r, decl, MECHANICS[decl.mechanic], []))
         finally:
             _asking.discard(key)
+        if top:
+            st.__dict__.setdefault("_can", {})[mid, seat] = found
+        return found
     return get
 
 

@@ -239,6 +239,7 @@ def end_turn(state: State) -> State:
         for _ in range(pending.get("skip", 0)):
             nxt = nxt.replace(current=next_seat(state.spec, nxt.current, nxt.players, nxt.direction))
     nxt.__dict__["phase"] = turn_phase(nxt)      # a fresh copy nobody else holds yet
+    nxt.__dict__.pop("_can", None)               # can(MOVE) answered before its phase was set
     return check_stalled(nxt)
 
 

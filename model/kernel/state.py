@@ -101,6 +101,7 @@ class State:
         new = object.__new__(State)
         d = new.__dict__
         d.update(self.__dict__)
+        d.pop("_can", None)                 # what can(MOVE) answered (see common.can) is this state's alone
         d.update(changes)
         return new
 
