@@ -812,11 +812,7 @@ def best_lay_down(spec, contract: Contract, hand, budget: int | None = None) -> 
     no explanation), or None when there is none. `budget`: as for `lay_down`, for each
     of the (at most two) searches."""
     hand = tuple(hand)
-    if contract.extras and not contract.rules and \
-            _Search(spec, dataclasses.replace(contract, extras=()), hand, best=True, first=True,
-                    budget=budget).run() is None:
-        # Without rules over the whole lay-down, further melds are optional: a lay with them
-        # is a lay of the required melds alone with more cards kept. None of that: none at all.
+    if contract.extras and not contract.rules and not can_lay(spec, contract, hand, budget):
         return None
     found = _Search(spec, contract, hand, best=True, budget=budget).run()
     if found is None:
@@ -829,7 +825,9 @@ def can_lay(spec, contract: Contract, hand, budget: int | None = None) -> bool:
     """Whether `best_lay_down` finds a lay-down (keeping contract.keep cards), without
     looking for the best one: the search stops at the first it meets."""
     hand = tuple(hand)
-    if contract.extras and not contract.rules:      # further melds optional: as in best_lay_down
+    if contract.extras and not contract.rules:
+        # Without rules over the whole lay-down, further melds are optional: a lay with them
+        # is a lay of the required melds alone with more cards kept, so those alone decide.
         contract = dataclasses.replace(contract, extras=())
     return _Search(spec, contract, hand, best=True, first=True, budget=budget).run() is not None
 
