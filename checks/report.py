@@ -86,9 +86,20 @@ def _witness_lines(w: dict) -> list[str]:
             out.append(f"        ... {len(shown) - 11} moves (all of them in --json) ...")
             shown = shown[-8:]
         out += [f"  {i:4}. {step}" for i, step in shown]
+    for key, val in w.items():
+        if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
+                   "scenario", "shrunk", "what differs"):
+            continue
+        side = (isinstance(val, dict) and "legal" in val) or \
+            (isinstance(val, str) and val.split(" ")[0].rstrip(",") in VERDICTS)
+        out.append(f"{'under ' + key if side else key}: {human(val)}")
+    if w.get("what differs"):
+        out.append(f"what differs: {w['what differs']}")
     if isinstance(w.get("shrunk"), dict):
         out.append(f"{w['shrunk']['how']}:")
         out += ["  " + x for x in situation_lines(w["shrunk"]["scenario"])]
+        if w["shrunk"].get("what differs"):
+            out.append(f"  what differs after the move: {w['shrunk']['what differs']}")
         out.append("  replay it: save witness.shrunk.scenario of --json as a file and run `rulings judge GAME FILE` "
                    "(add --reading CLAUSE=READING for the other side)")
     elif "scenario" in w and w["scenario"]:
@@ -96,13 +107,6 @@ def _witness_lines(w: dict) -> list[str]:
     for key in ("en", "fr"):
         if key in w:
             out.append(f"{key}: {w[key].get('lines')}: {', '.join(human(x) for x in w[key].get('facts', []))}")
-    for key, val in w.items():
-        if key in ("cards", "contract", "situation", "trace", "seed", "players", "player", "en", "fr", "replay",
-                   "scenario", "shrunk"):
-            continue
-        side = (isinstance(val, dict) and "legal" in val) or \
-            (isinstance(val, str) and val.split(" ")[0].rstrip(",") in VERDICTS)
-        out.append(f"{'under ' + key if side else key}: {human(val)}")
     return out
 
 

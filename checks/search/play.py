@@ -27,7 +27,7 @@ from rulings import kernel, players as agents
 from rulings.kernel import Refusal, codec
 from rulings.kernel.codec import move_to_doc, move_words
 
-from . import shrink_play
+from . import shrink_play, state_words
 from .shrink_play import words
 
 CONFIGS = [(0, "greedy"), (0, "random"), (1, "random"), (2, "greedy")]   # players above the fewest, player
@@ -186,8 +186,10 @@ def first_difference(g: Game, spec_b, max_states: int | None, counter: list) -> 
         a_word = "refused" if isinstance(g.deal, Refusal) else "the deal"
         b_word = words(deal_b) if isinstance(deal_b, tuple) else ("refused" if isinstance(deal_b, Refusal)
                                                                    else "another deal")
+        apart = state_words.said(g.deal, deal_b, state_words.A, state_words.B) \
+            if not isinstance(deal_b, (tuple, Refusal)) and not isinstance(g.deal, Refusal) else ""
         return dict(where, at=0, moves=[], trace=[], move=None, a=a_word, b=b_word, scenario=None,
-                    what="the deal")
+                    what="the deal", follows=apart)
     spec_a = a_spec or g.deal.spec
     if _layout(spec_a) != _layout(spec_b):
         return None
@@ -211,9 +213,10 @@ def first_difference(g: Game, spec_b, max_states: int | None, counter: list) -> 
                 trace = [f"round {s.round}, seat {s.current}: {move_words(spec_a, x)}"
                          for s, x in zip(g.states[:i], g.moves[:i])] + \
                         [f"round {state.round}, seat {state.current}: {move_words(spec_a, m)}"]
+                wa, wb = words(oa, state), words(ob, state)
+                follows = state_words.said(oa[1], ob[1], state_words.A, state_words.B) if oa[0] == ob[0] == "legal" and wa == wb else ""
                 return dict(where, at=i + 1, moves=moves, trace=trace, move=move_to_doc(spec_a, m),
-                            a=words(oa, state), b=words(ob, state) + (
-                                ", with another next state" if oa[0] == ob[0] == "legal" else ""), scenario=codec.state_to_doc(state, [m]),
+                            a=wa, b=wb, scenario=codec.state_to_doc(state, [m]), follows=follows,
                             what=move_words(spec_a, m))
     return None
 

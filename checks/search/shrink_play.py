@@ -32,6 +32,8 @@ from rulings import kernel
 from rulings.kernel import Refusal, codec
 from rulings.kernel.codec import move_from_doc
 
+from . import state_words
+
 HISTORY = ("round", "turns_finished", "reshuffles", "lays_this_turn")
 FLOOR = {"round": 1}
 
@@ -47,17 +49,26 @@ class Shrunk:
     a: str = ""                 # the move's outcome under each spec, in words
     b: str = ""
     budget: int = 0             # situations it might judge at most
+    follows: str = ""           # when the move is legal alike under both: what differs after it
 
     def words(self) -> str:
         def size(s):
-            move = f", a move of {s['move']} card(s) or unit(s)" if s["move"] else ""
-            return (f"{s['players']} players, {s['cards']} cards{move}, history {s['history']}, "
-                    f"counters {s['counters']} from their start")
-        proven = ("no single seat, card, card or unit of the move, step of history or step of a counter can be "
-                  "removed and the verdicts "
-                  "still differ" if self.minimal else f"the budget of {self.budget} situations judged stopped the "
+            parts = [_count(s["players"], "player"), _count(s["cards"], "card")]
+            if s["move"]:
+                parts.append(f"a move of {_count(s['move'], 'card or unit', 'cards or units')}")
+            if s["history"]:
+                parts.append(f"{_count(s['history'], 'step')} of history")
+            if s["counters"]:
+                parts.append(f"counters {_count(s['counters'], 'step')} from their start")
+            return ", ".join(parts)
+        proven = ("removing any one seat, card, part of the move, step of history or step of a counter loses "
+                  "the difference" if self.minimal else f"the budget of {self.budget} situations judged stopped the "
                   "shrinking before every single step was tried")
         return f"shrunk from {size(self.before)} to {size(self.after)} ({self.tried} situations judged; {proven})"
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _outcome(state, move):
@@ -360,9 +371,11 @@ def shrink(spec_a, spec_b, doc: dict, tries: int = TRIES) -> Shrunk | None:
             break
     oa, ob = judged(spec_a, spec_b, doc)
     state = codec.state_from_doc(spec_a, doc)
-    other = ", with another next state" if oa[0] == ob[0] == "legal" else ""
+    wa, wb = words(oa, state), words(ob, state)
+    follows = state_words.said(oa[1], ob[1], state_words.A, state_words.B) \
+        if oa[0] == ob[0] == "legal" and wa == wb else ""
     return Shrunk(doc, before, size(spec_a, doc), not out_of_time, tried, time.perf_counter() - t0,
-                  words(oa, state), words(ob, state) + other, tries)
+                  wa, wb, tries, follows)
 
 
 def words(o, before=None) -> str:

@@ -34,6 +34,7 @@ from ..budget import READING, Budget
 from .melds import meld_difference_z3
 from .play import play_difference
 from .situations import situation_difference
+from . import state_words
 
 
 @dataclass
@@ -119,22 +120,28 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
         counts = dict(ps.counts.to_json(), searched=ps.searched, situations=None)
         if ps.found is not None:
             f = ps.found
+            follows = state_words.named(f.get("follows", ""), a, b)
             if f["what"] == "the deal":
-                verdict = f"they disagree at the deal: {f['players']} players, seed {f['seed']} deal otherwise"
+                verdict = (f"they disagree at the deal of {f['players']} players (seed {f['seed']})"
+                           + (f": {follows}" if follows else f": {f['a']} under {a}, {f['b']} under {b}"))
             else:
                 verdict = (f"they disagree in play: at move {f['at']} of a seeded game ({f['players']} players, "
-                           f"{f['player']} play), {f['what']} is {f['a']} under {a} and {f['b']} under {b}")
+                           f"{f['player']} play), {_sides(f['what'], f['a'], f['b'], a, b, follows)}")
             witness = {"seed": f["seed"], "players": f["players"], "player": f["player"], "trace": f["trace"],
                        a: f["a"], b: f["b"],
                        "replay": {"seed": f["seed"], "players": f["players"], "moves": f["moves"]}}
+            if follows:
+                witness["what differs"] = follows
             if f.get("scenario"):
                 witness["scenario"] = f["scenario"]
             if f.get("situation"):      # the situation shrunk by shrink_play, a scenario for `rulings judge`
                 sh = f["shrunk"]
                 witness["shrunk"] = {"how": sh.words(), "scenario": f["situation"]}
-                verdict += (f"; shrunk to a built situation of {sh.after['players']} players and {sh.after['cards']} "
-                            f"cards where {move_words(spec_a, f['situation']['moves'][0])} is {sh.a} under {a} and "
-                            f"{sh.b} under {b}")
+                verdict += (f"; shrunk to a built situation of {sh.after['players']} players and "
+                            f"{_cards(sh.after['cards'])} where " + _sides(move_words(spec_a, f['situation']['moves'][0]), sh.a, sh.b, a, b,
+                                                     state_words.named(sh.follows, a, b)))
+                if sh.follows:
+                    witness["shrunk"]["what differs"] = state_words.named(sh.follows, a, b)
             return Told(True, verdict, witness, methods[-1], matters=often, seconds=time.perf_counter() - t0,
                         counts=counts)
         bounds.append("no move in " + ps.bound + (f" (the budget of {budget.states} states compared reached)"
@@ -159,6 +166,18 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
                 counts=counts)
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _sides(move: str, wa: str, wb: str, a: str, b: str, follows: str) -> str:
+    """A move's outcome under two readings in one phrase: each side's verdict, or, when the
+    move is legal alike under both, the verdict once and what differs after it."""
+    if follows:
+        return f"{move} is {wa} under both {a} and {b}, but what follows differs: {follows}"
+    return f"{move} is {wa} under {a} and {wb} under {b}"
+
+
 def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Told:
     """A difference met in a situation built by Hypothesis (and shrunk): the witness is
     that situation, which `rulings judge` replays; it is not shown reachable from a deal."""
@@ -168,11 +187,13 @@ def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Tol
     doc = sh.doc
     state = codec.state_from_doc(spec_a, doc)
     move = codec.move_from_doc(spec_a, doc["moves"][0])
+    follows = state_words.named(sh.follows, a, b)
     verdict = (f"they disagree in a built situation (not shown reachable from a deal) of {sh.after['players']} "
-               f"players and {sh.after['cards']} cards: {move_words(spec_a, move)} is {sh.a} under {a} and {sh.b} "
-               f"under {b}")
+               f"players and {_cards(sh.after['cards'])}: {_sides(move_words(spec_a, move), sh.a, sh.b, a, b, follows)}")
     witness = {"situation": show_hand(spec_a, state, [move]), a: sh.a, b: sh.b, "replay": {"scenario": doc},
                "shrunk": {"how": sh.words(), "scenario": doc}}
+    if follows:
+        witness["what differs"] = follows
     return Told(True, verdict, witness, method, seconds=seconds)
 
 

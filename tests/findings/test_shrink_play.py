@@ -61,7 +61,7 @@ def test_play_witness_is_shrunk_minimal_and_replays_in_judge(tmp_path, game, cid
     before, after = size(spec, w["scenario"]), size(spec, doc)
     assert (after["players"], after["cards"]) < (before["players"], before["cards"]) or \
         after["history"] < before["history"]
-    assert "no single seat, card" in w["shrunk"]["how"]
+    assert "removing any one seat, card, part of the move" in w["shrunk"]["how"]
     # 1-minimal: no single removal keeps the difference
     steps = list(single_steps(spec, doc))
     own = list(_card_removals(spec, doc))
