@@ -63,7 +63,8 @@ class TextSearch:
         for c in self.cues.get(alt.clause, []):
             k = table.get(c.kind) or {}
             if c.kind == "term":
-                if name in c.fields:
+                named = dict(c.values).get(name)    # the values the term's senses name, where it says
+                if name in c.fields and (named is None or str(alt.now) in named):
                     out.append(c)
                 continue
             if isinstance(alt.was, bool):

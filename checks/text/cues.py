@@ -39,6 +39,7 @@ class Cue:
     bound: str | None = None        # a number's bound, as the line says it (None: a bare number)
     senses: tuple = ()              # a term's senses
     fields: tuple = ()              # a term's own fields
+    values: tuple = ()              # a term's (field, values its senses name) pairs: only those are admitted
 
     @property
     def where(self) -> str:
@@ -213,7 +214,9 @@ def cues_of(book: str, n: int, lang: str, text: str, where: str | None = None) -
         term = w.terms.get(t.group(0))
         if term:
             out.append(Cue(book, n, lang, "term", t.group(0), _context(tokens, k, k),
-                           senses=tuple(term.get("senses") or ()), fields=tuple(term.get("fields") or ())))
+                           senses=tuple(term.get("senses") or ()), fields=tuple(term.get("fields") or ()),
+                           values=tuple((str(f), tuple(str(v) for v in vs))
+                                        for f, vs in (term.get("values") or {}).items())))
     return out
 
 

@@ -72,6 +72,21 @@ def test_a_number_moved_by_one_is_never_a_reading_of_the_words():
     assert [c.word for c in ts.support(bound)] == ["ten"]
 
 
+@pytest.mark.parametrize("lang, text", [("en", "Points are kept over the whole game."),
+                                        ("fr", "Les points comptent pour toute la partie."),
+                                        ("it", "I punti valgono per tutta la partita."),
+                                        ("de", "Die Punkte gelten für das ganze Spiel.")])
+def test_a_term_admits_only_the_values_its_senses_name(lang, text):
+    """ "game" names one deal or the whole match: a counter kept for a round is a reading of
+    it, one reset every turn is not (the language entry's `values`)."""
+    ts = TextSearch(True, cues={"c": cues_of("b.txt", 1, lang, text)})
+    path = ("counters", "points", "reset")
+    round_ = Alternative("c", path, "never", "round", "counters.points.reset: never -> round")
+    turn = Alternative("c", path, "never", "turn", "counters.points.reset: never -> turn")
+    assert [c.kind for c in ts.support(round_)] == ["term"]
+    assert ts.support(turn) == []
+
+
 def test_a_comparison_made_vacuous_is_no_reading():
     """A time word supports moving a boundary, never making a size compare with nothing."""
     cue = cues_of("b.txt", 1, "en", "A player who does not already have one.")
