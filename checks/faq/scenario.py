@@ -3,6 +3,7 @@ verdict, its sentence, the answer in the question's form, the readings, variants
 assumptions it rests on, the worked example and the contrast."""
 from __future__ import annotations
 
+import re
 from typing import Mapping
 
 
@@ -17,7 +18,7 @@ from .forms import contrast_sentence, predicate_value, scenario_answer
 from .judge import Judged, document, judge
 from .outcome import explain_refusal
 from .questions import ContrastError, FaqError, form_name, question_kind
-from .words import Words, plural, ref, verbatim
+from .words import Words, lower_first, plural, ref, verbatim
 
 
 def _judged(spec: Spec, doc: Mapping, q: Mapping, where: str = "scenario", readings=None) -> Judged:
@@ -117,6 +118,20 @@ def scenario_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> E
                  sentence=sentence, form=form_name(q["form"]), kind=question_kind(q["ask"]), contrast=contrast)
 
 
+SEEDS = 8     # deals compared to tell whether the first player is chosen by where they sit
+
+
+def _seat_decides(spec, words: Words, players: int, role: str) -> bool:
+    """Whether the first player sits in the same place from the dealer in every one of
+    SEEDS deals: then where they sit is the answer's why; otherwise the cards dealt decide
+    it (the holder of a card opens), and the seat of this deal is no rule."""
+    for seed in range(SEEDS):
+        st, _ = kernel.new_game_traced(spec, players, seed)
+        if isinstance(st, kernel.Refusal) or words.seat_role(st.current, st.dealer, players) != role:
+            return False
+    return True
+
+
 def new_game_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> Entry:
     """A new game the kernel deals: who plays first (to-play), or a counter's value at the
     start (counter); the deal's rests-on names the assumptions it took."""
@@ -148,7 +163,12 @@ def new_game_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> E
             v = st.counter(cnt, seat) if r.counters[cnt].each else st.counter(cnt)
             return plural(v, cnt.rstrip("s").replace("_", " ")), v
         p = st.current
-        return f"Seat {p}, {words.seat_role(p, st.dealer, players)}", p
+        role = words.seat_role(p, st.dealer, players)
+        if _seat_decides(st.spec, words, players, role):
+            return f"Seat {p}, {role}", p
+        cid = kernel.rules(st.spec).clause("turn.first")
+        rule = re.split(r"[;.]", spec.clauses[cid].says, maxsplit=1)[0] if cid else ""
+        return f"Seat {p}, in this deal" + (f": {lower_first(verbatim(rule))}" if rule else ""), p
 
     answer, value = answer_of(state)
 

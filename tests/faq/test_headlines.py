@@ -151,3 +151,21 @@ def test_every_headline_says_what_its_verdict_says(game_faq, asked):
             j = sc.judge(sc.load(e.scenario, spec))
             assert j.legal, e.id                                  # an answer of another form rests on legal moves
     assert checked >= 5
+
+
+def test_a_first_player_chosen_by_the_cards_is_not_named_by_where_they_sit():
+    """When the cards dealt decide who opens (the holder of a card), the seat of one deal is
+    no rule: the headline says so and gives the rule, not "the player to the dealer's right"."""
+    from rulings.checks.faq.scenario import SEEDS
+    from rulings.spec import load
+    from rulings.checks.faq import build as faq
+
+    spec = load("sevens")
+    roles = set()
+    for seed in range(SEEDS):
+        st = kernel.new_game(spec, 3, seed)
+        roles.add((st.current - st.dealer) % 3)
+    assert len(roles) > 1       # the opener sits in more than one place across these deals
+    entry = next(e for e in faq.build(spec, strict=True).entries if e.id == "who-opens")
+    assert entry.answer.startswith("Seat ") and ", in this deal: " in entry.answer, entry.answer
+    assert "dealer's" not in entry.answer
