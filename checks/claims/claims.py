@@ -233,21 +233,25 @@ def _fewest_units(spec, cid, args, t0, bound, mdl: Model):
     witness = dict(best.evidence(spec), level=level, move=mid, fewest_units=units, players=best.plan.players,
                    by_players=rows)
     if not best.reached:
-        return finding(spec, cid, None, f"not decided: Z3 finds {units} unit(s) of {mid} within {span} own turns, "
+        return finding(spec, cid, None, f"not decided: Z3 finds {_units(units, mid)} within {span} own turns, "
                         f"but its round was not replayed ({best.note or best.outcome})", t0, witness, how, also)
     if units < want:
-        return finding(spec, cid, False, f"refuted: level {level} can be finished with {units} unit(s) of {mid} "
+        return finding(spec, cid, False, f"refuted: level {level} can be finished with {_units(units, mid)} "
                         f"(the claim says {want}); the kernel replays such a round with {best.plan.players} players",
                         t0, witness, how, also)
-    fewer = (f"fewer than {want} unit(s) of {mid} never finish level {level}"
+    fewer = (f"fewer than {_units(want, mid)} never finish level {level}"
              + (" however long the round" if complete else f" within {span} own turns ({beyond})"))
     if units == want:
         return finding(spec, cid, True, ("holds: " if complete else "holds within the bound: ") + fewer
                         + f", and {want} do in a round the kernel replays", t0, witness, how, also, bounded=beyond)
-    verdict = (f"refuted: level {level} needs {units} unit(s) of {mid}, more than the {want} the claim says"
-               if complete else f"refuted within the bound: level {level} needs {units} unit(s) of {mid} within "
+    verdict = (f"refuted: level {level} needs {_units(units, mid)}, more than the {want} the claim says"
+               if complete else f"refuted within the bound: level {level} needs {_units(units, mid)} within "
                f"{span} own turns, more than the {want} the claim says ({beyond})")
     return finding(spec, cid, False, verdict, t0, witness, how, also)
+
+
+def _units(n: int, mid: str) -> str:
+    return f"{n} unit of {mid}" if n == 1 else f"{n} units of {mid}"
 
 
 def _first_go_out(spec, cid, args, t0, bound, mdl: Model):
