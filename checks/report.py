@@ -92,6 +92,10 @@ def _witness_lines(w: dict) -> list[str]:
             continue
         side = (isinstance(val, dict) and "legal" in val) or \
             (isinstance(val, str) and val.split(" ")[0].rstrip(",") in VERDICTS)
+        if isinstance(val, list) and val and all(isinstance(v, dict) for v in val):
+            out.append(f"{key}:")           # a table (a row per level, per player count): a line a row
+            out += [f"  - {human(v)}" for v in val]
+            continue
         out.append(f"{'under ' + key if side else key}: {human(val)}")
     if w.get("what differs"):
         out.append(f"what differs: {w['what differs']}")
