@@ -254,7 +254,10 @@ def scenario_answer(words: Words, q: Mapping, judged: Judged, ex: dict) -> tuple
     if name == "to-play":
         need(j.legal is True and not j.state.over, "a legal move after which the game goes on")
         p = j.state.current
-        role = words.seat_role(p, j.state.dealer, st.players)
+        # said from the seat that played (the asker) unless that seat is the dealer's: "who plays
+        # next" after my move is answered from me, not from where the dealer sits
+        role = words.seat_role(p, j.state.dealer, st.players) if me == j.state.dealer \
+            else words.seat_from(p, me, st.players)
         cid = r.clause("turn.direction")
         rule = f" {verbatim(as_sentence(first_sentence(spec.clauses[cid].says)))} ({ref(cid)})." if cid else ""
         return _who([p], role), f"{effects_text(words, judged)}.{rule}", p

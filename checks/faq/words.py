@@ -358,6 +358,21 @@ class Words:
             return f"the player to the {d}'s {other}"
         return f"the player {k} seats to the {d}'s {side}"
 
+    def seat_from(self, seat: int, base: int, players: int) -> str:
+        """Where a seat sits, said from another seat (the one who just played): `seat 1
+        again`, `the player to seat 1's left`, `the player 2 seats to seat 1's left`."""
+        r = kernel.rules(self.spec)
+        side = r.get("turn.next_seat") or "left"
+        other = {"left": "right", "right": "left"}[side]
+        k = (seat - base) % players
+        if k == 0:
+            return f"seat {base} again"
+        if k == 1:
+            return f"the player to seat {base}'s {side}"
+        if k == players - 1:
+            return f"the player to seat {base}'s {other}"
+        return f"the player {k} seats to seat {base}'s {side}"
+
     def round_name(self, e: Mapping) -> str:
         """A round as players name it: by the level played together, else by its number."""
         from rulings.simulate import grouping
