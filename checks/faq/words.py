@@ -345,33 +345,27 @@ class Words:
     def seat_role(self, seat: int, dealer: int, players: int) -> str:
         """Where a seat sits, said from the dealer: `the dealer`, `the player to the
         dealer's left`, `the player two seats to the dealer's left`."""
-        r = kernel.rules(self.spec)
-        side = r.get("turn.next_seat") or "left"
-        other = {"left": "right", "right": "left"}[side]
-        k = (seat - dealer) % players
-        d = self.dealer()
-        if k == 0:
-            return f"the {d}"
-        if k == 1:
-            return f"the player to the {d}'s {side}"
-        if k == players - 1:
-            return f"the player to the {d}'s {other}"
-        return f"the player {k} seats to the {d}'s {side}"
+        d = f"the {self.dealer()}"
+        return self._seat_said(seat, dealer, players, d, d)
 
     def seat_from(self, seat: int, base: int, players: int) -> str:
         """Where a seat sits, said from another seat (the one who just played): `seat 1
         again`, `the player to seat 1's left`, `the player 2 seats to seat 1's left`."""
-        r = kernel.rules(self.spec)
-        side = r.get("turn.next_seat") or "left"
+        return self._seat_said(seat, base, players, f"seat {base}", f"seat {base} again")
+
+    def _seat_said(self, seat: int, base: int, players: int, whose: str, same: str) -> str:
+        """`seat` said from `base` (named `whose`; `same` when it is that seat), on the
+        side play goes to."""
+        side = kernel.rules(self.spec).get("turn.next_seat") or "left"
         other = {"left": "right", "right": "left"}[side]
         k = (seat - base) % players
         if k == 0:
-            return f"seat {base} again"
+            return same
         if k == 1:
-            return f"the player to seat {base}'s {side}"
+            return f"the player to {whose}'s {side}"
         if k == players - 1:
-            return f"the player to seat {base}'s {other}"
-        return f"the player {k} seats to seat {base}'s {side}"
+            return f"the player to {whose}'s {other}"
+        return f"the player {k} seats to {whose}'s {side}"
 
     def round_name(self, e: Mapping) -> str:
         """A round as players name it: by the level played together, else by its number."""

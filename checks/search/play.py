@@ -214,9 +214,8 @@ def first_difference(g: Game, spec_b, max_states: int | None, counter: list) -> 
                          for s, x in zip(g.states[:i], g.moves[:i])] + \
                         [f"round {state.round}, seat {state.current}: {move_words(spec_a, m)}"]
                 wa, wb = words(oa, state), words(ob, state)
-                follows = state_words.said(oa[1], ob[1], state_words.A, state_words.B) if oa[0] == ob[0] == "legal" and wa == wb else ""
                 return dict(where, at=i + 1, moves=moves, trace=trace, move=move_to_doc(spec_a, m),
-                            a=wa, b=wb, scenario=codec.state_to_doc(state, [m]), follows=follows,
+                            a=wa, b=wb, scenario=codec.state_to_doc(state, [m]), follows=shrink_play.follows(oa, ob, wa, wb),
                             what=move_words(spec_a, m))
     return None
 

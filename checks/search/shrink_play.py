@@ -53,13 +53,13 @@ class Shrunk:
 
     def words(self) -> str:
         def size(s):
-            parts = [_count(s["players"], "player"), _count(s["cards"], "card")]
+            parts = [count(s["players"], "player"), count(s["cards"], "card")]
             if s["move"]:
-                parts.append(f"a move of {_count(s['move'], 'card or unit', 'cards or units')}")
+                parts.append(f"a move of {count(s['move'], 'card or unit', 'cards or units')}")
             if s["history"]:
-                parts.append(f"{_count(s['history'], 'step')} of history")
+                parts.append(f"{count(s['history'], 'step')} of history")
             if s["counters"]:
-                parts.append(f"counters {_count(s['counters'], 'step')} from their start")
+                parts.append(f"counters {count(s['counters'], 'step')} from their start")
             return ", ".join(parts)
         proven = ("removing any one seat, card, part of the move, step of history or step of a counter loses "
                   "the difference" if self.minimal else f"the budget of {self.budget} situations judged stopped the "
@@ -67,7 +67,8 @@ class Shrunk:
         return f"shrunk from {size(self.before)} to {size(self.after)} ({self.tried} situations judged; {proven})"
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` things in words, singular or plural (`1 card`, `2 cards`)."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
@@ -372,10 +373,16 @@ def shrink(spec_a, spec_b, doc: dict, tries: int = TRIES) -> Shrunk | None:
     oa, ob = judged(spec_a, spec_b, doc)
     state = codec.state_from_doc(spec_a, doc)
     wa, wb = words(oa, state), words(ob, state)
-    follows = state_words.said(oa[1], ob[1], state_words.A, state_words.B) \
-        if oa[0] == ob[0] == "legal" and wa == wb else ""
     return Shrunk(doc, before, size(spec_a, doc), not out_of_time, tried, time.perf_counter() - t0,
-                  wa, wb, tries, follows)
+                  wa, wb, tries, follows(oa, ob, wa, wb))
+
+
+def follows(oa, ob, wa: str, wb: str) -> str:
+    """When a move is legal alike under both specs (`wa == wb`, the outcomes in words) but
+    leads to different states: what differs after it, its sides named `state_words.A`/`B`."""
+    if oa[0] == ob[0] == "legal" and wa == wb:
+        return state_words.said(oa[1], ob[1], state_words.A, state_words.B)
+    return ""
 
 
 def words(o, before=None) -> str:
@@ -396,4 +403,4 @@ def words(o, before=None) -> str:
     return "legal"
 
 
-__all__ = ["Shrunk", "shrink", "differs", "judged", "single_steps", "size", "words"]
+__all__ = ["Shrunk", "count", "follows", "shrink", "differs", "judged", "single_steps", "size", "words"]

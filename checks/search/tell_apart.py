@@ -35,6 +35,7 @@ from .melds import meld_difference_z3
 from .play import play_difference
 from .situations import situation_difference
 from . import state_words
+from .shrink_play import count
 
 
 @dataclass
@@ -138,7 +139,7 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
                 sh = f["shrunk"]
                 witness["shrunk"] = {"how": sh.words(), "scenario": f["situation"]}
                 verdict += (f"; shrunk to a built situation of {sh.after['players']} players and "
-                            f"{_cards(sh.after['cards'])} where " + _sides(move_words(spec_a, f['situation']['moves'][0]), sh.a, sh.b, a, b,
+                            f"{count(sh.after['cards'], 'card')} where " + _sides(move_words(spec_a, f['situation']['moves'][0]), sh.a, sh.b, a, b,
                                                      state_words.named(sh.follows, a, b)))
                 if sh.follows:
                     witness["shrunk"]["what differs"] = state_words.named(sh.follows, a, b)
@@ -166,10 +167,6 @@ def tell_apart(spec_a: Spec, spec_b: Spec, a: str, b: str, *, budget: Budget = R
                 counts=counts)
 
 
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
 def _sides(move: str, wa: str, wb: str, a: str, b: str, follows: str) -> str:
     """A move's outcome under two readings in one phrase: each side's verdict, or, when the
     move is legal alike under both, the verdict once and what differs after it."""
@@ -189,7 +186,7 @@ def _built(spec_a: Spec, ss, a: str, b: str, method: str, seconds: float) -> Tol
     move = codec.move_from_doc(spec_a, doc["moves"][0])
     follows = state_words.named(sh.follows, a, b)
     verdict = (f"they disagree in a built situation (not shown reachable from a deal) of {sh.after['players']} "
-               f"players and {_cards(sh.after['cards'])}: {_sides(move_words(spec_a, move), sh.a, sh.b, a, b, follows)}")
+               f"players and {count(sh.after['cards'], 'card')}: {_sides(move_words(spec_a, move), sh.a, sh.b, a, b, follows)}")
     witness = {"situation": show_hand(spec_a, state, [move]), a: sh.a, b: sh.b, "replay": {"scenario": doc},
                "shrunk": {"how": sh.words(), "scenario": doc}}
     if follows:
