@@ -48,7 +48,7 @@ def proposal(spec, alt, finding: Finding, ts: TextSearch) -> Finding:
                f"{reading_words(alt, alt.now)}. {told[:1].upper() + told[1:]}")
     if restated:
         verdict += ". " + "; ".join(r.words() for r in restated[:2])
-    lines = sorted({c.where for c in cues}, key=lambda w: (w.split(":")[0], int(w.split(":")[1])))
+    lines = list(dict.fromkeys(c.where for c in sorted(cues, key=lambda c: (c.book, c.first or c.line, c.line))))
     key = f"{'.'.join(map(str, alt.path))}={alt.now}"
     settled = (clause.settled or {}).get(key)
     if settled:
@@ -61,6 +61,19 @@ def proposal(spec, alt, finding: Finding, ts: TextSearch) -> Finding:
             extra=dict(finding.extra, cues=[{"line": c.where, "kind": c.kind, "word": c.word, "context": c.context}
                                             for c in cues], restated=[r.words() for r in restated],
                        settled=dict(settled)))
+    if clause.assumption:
+        # the clause already says the text leaves this open and what it assumes: the words
+        # found confirm the assumption's question, they do not raise a new one
+        return replace(
+            finding, id=f"proposed:{alt.clause}:{key}", kind="proposed",
+            sources=list(dict.fromkeys(lines + list(clause.source))),
+            question=f"do the words of {', '.join(lines)} admit reading {alt.clause} otherwise, and would play notice?",
+            verdict=verdict, resolved=True,
+            resolution=(f"a named assumption: {alt.clause} says the text leaves this open and assumes "
+                        f"{reading_words(alt, alt.was)} ({' '.join(str(clause.assumption).split())})"),
+            extra=dict(finding.extra, cues=[{"line": c.where, "kind": c.kind, "word": c.word, "context": c.context}
+                                            for c in cues], restated=[r.words() for r in restated],
+                       assumption=alt.clause))
     return replace(
         finding, id=f"proposed:{alt.clause}:{'.'.join(map(str, alt.path))}={alt.now}", kind="proposed",
         sources=list(dict.fromkeys(lines + list(clause.source))),

@@ -82,7 +82,7 @@ def _one(name: str, va, vb, a: str, b: str, order: dict) -> str:
     if ca == cb:
         return said + " (the same cards in another order)"
     if sum((ca - cb).values()) + sum((cb - ca).values()) > LISTED:
-        return said
+        return f"{said}, {sum((ca - cb).values())} of them not held under {b}"
     return f"{said} ({_apart(ca, cb, a, b, order)})"
 
 

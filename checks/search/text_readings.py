@@ -1,6 +1,8 @@
 """What: which alternatives of a clause do the words of the lines it cites admit?
 
-For every rulebook line a clause cites, `text_cues` finds the words that admit more than
+For every rulebook line a clause cites (and, for a clause naming an assumption, every
+line its assumption says leaves the question open), read as passages where a sentence
+runs on from one line into the next, `text_cues` finds the words that admit more than
 one meaning (a bare number, a scope, time or modal word, an "or", an open pronoun, a
 term naming two things) and the pairs of cited lines that state the rule differently.
 Each cue is mapped onto the clause's alternatives (`whatif.alternatives`) through
@@ -25,8 +27,8 @@ from dataclasses import dataclass, field
 
 from rulings.spec import RULEBOOKS_ENV, Spec, rulebooks_dir
 
-from ..text.cues import KIND_WORDS, Cue, Restatement, cues_of, kinds, restatements
-from ..text.book import cited_lines, line_range
+from ..text.cues import KIND_WORDS, Cue, Restatement, cues_of_passage, kinds, restatements
+from ..text.book import cited_lines, continues, line_range
 
 _COMPARE = re.compile(r"(<=|>=|<|>)")
 WHEN = ("when", "at_once", "unless", "when_all", "until")     # fields whose expression says when
@@ -123,13 +125,38 @@ def _leaves(node, path=()):
         yield path, node
 
 
-def _lines_of(spec: Spec, clause: str) -> set[str]:
-    out = set()
-    for cite in spec.clauses[clause].source:
-        book, _, rng = cite.rpartition(":")
-        first, last = line_range(rng)
-        out |= {f"{book}:{n}" for n in range(first, last + 1)}
+_PROSE_CITE = re.compile(r"([\w.+-]+\.txt):(\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*)")
+
+
+def clause_lines(clause, book: str) -> list[int]:
+    """The lines of `book` a clause reads: those its `source` cites, and for a clause that
+    names an assumption, those its assumption says the text leaves open (an assumption
+    fills what the words of those lines do not decide, so their words are where another
+    reading comes from)."""
+    cites = list(clause.source)
+    for m in _PROSE_CITE.finditer(clause.assumption or ""):
+        cites += [f"{m.group(1)}:{r.strip()}" for r in m.group(2).split(",")]
+    return cited_lines(cites, book)
+
+
+def passages(book, lines: list[int]) -> list[list[tuple[int, str]]]:
+    """The lines as passages: consecutive lines of one language where a sentence runs on
+    from one into the next are read together."""
+    out: list[list[tuple[int, str]]] = []
+    for n in lines:
+        if n not in book.lines or not book.lang_of.get(n):
+            continue
+        if (out and out[-1][-1][0] == n - 1 and book.lang_of.get(n - 1) == book.lang_of[n]
+                and continues(book.lines[n - 1], book.lines[n])):
+            out[-1].append((n, book.lines[n]))
+        else:
+            out.append([(n, book.lines[n])])
     return out
+
+
+def _lines_of(spec: Spec, clause: str) -> set[str]:
+    c = spec.clauses[clause]
+    return {f"{book}:{n}" for book in (spec.rulebooks or {}) for n in clause_lines(c, book)}
 
 
 def rulebook_texts(spec: Spec, folder):
@@ -159,10 +186,8 @@ def text_search(spec: Spec, folder=None) -> TextSearch:
     for cid, c in spec.clauses.items():
         cues: list[Cue] = []
         for name, book in books.items():
-            for n in cited_lines(c.source, name):
-                lang = book.lang_of.get(n)
-                if lang and n in book.lines:
-                    cues += cues_of(name, n, lang, book.lines[n])
+            for passage in passages(book, clause_lines(c, name)):
+                cues += cues_of_passage(name, passage, book.lang_of[passage[0][0]])
         if cues:
             out.cues[cid] = cues
             out.restated[cid] = restatements(cues)
@@ -173,4 +198,4 @@ def kind_words(kind: str) -> str:
     return KIND_WORDS.get(kind, kind)
 
 
-__all__ = ["TextSearch", "text_search", "field_of", "kind_words", "line_range"]
+__all__ = ["TextSearch", "text_search", "clause_lines", "passages", "field_of", "kind_words", "line_range"]

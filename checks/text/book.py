@@ -53,7 +53,7 @@ def cited_lines(source: Iterable[str], book: str) -> list[int]:
     return sorted(out)
 
 
-def _continues(line: str, nxt: str) -> bool:
+def continues(line: str, nxt: str) -> bool:
     """Whether a sentence runs on from one line into the next."""
     line, nxt = line.rstrip(), nxt.lstrip()
     if not line or not nxt or line[-1] in ".!?:":
@@ -105,7 +105,7 @@ class Book:
         numbers = [k for k in range(block[0], block[1] + 1) if k in self.lines]
         paragraphs: list[list[int]] = []
         for k in numbers:
-            if paragraphs and _continues(self.lines[paragraphs[-1][-1]], self.lines[k]):
+            if paragraphs and continues(self.lines[paragraphs[-1][-1]], self.lines[k]):
                 paragraphs[-1].append(k)
             else:
                 paragraphs.append([k])

@@ -40,10 +40,14 @@ class Cue:
     senses: tuple = ()              # a term's senses
     fields: tuple = ()              # a term's own fields
     values: tuple = ()              # a term's (field, values its senses name) pairs: only those are admitted
+    first: int | None = None        # the lines its context runs over, where a sentence runs on from
+    last: int | None = None         # one line into the next (None: the word's own line alone)
 
     @property
     def where(self) -> str:
-        return f"{self.book}:{self.line}"
+        """The line the word is on, or the lines its quoted context runs over."""
+        lo, hi = self.first or self.line, self.last or self.line
+        return f"{self.book}:{lo}" if lo == hi else f"{self.book}:{lo}-{hi}"
 
     def words(self) -> str:
         """The cue in a sentence: what the line says and what kind of word it is."""
@@ -139,13 +143,19 @@ def _fold(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2013", "-").replace("\u2014", "-").lower()
 
 
-def _context(tokens: list, i: int, j: int) -> str:
-    """At most CONTEXT words around tokens i..j (the cue itself included)."""
+def _span(tokens: list, i: int, j: int) -> tuple[int, int]:
+    """The tokens [lo, hi) of at most CONTEXT words around tokens i..j (the cue itself included)."""
     extra = max(0, CONTEXT - (j - i + 1))
     lo = max(0, i - extra // 2 - extra % 2)
     hi = min(len(tokens), j + 1 + extra // 2)
     while hi - lo > max(CONTEXT, j - i + 1) and lo < i:
         lo += 1
+    return lo, hi
+
+
+def _context(tokens: list, i: int, j: int) -> str:
+    """At most CONTEXT words around tokens i..j (the cue itself included)."""
+    lo, hi = _span(tokens, i, j)
     return " ".join(t.group(0) for t in tokens[lo:hi])
 
 
@@ -163,9 +173,9 @@ def _starts_with(after: str, phrases) -> str | None:
     return None
 
 
-def _numbers(book: str, n: int, lang: str, text: str, w: Words) -> list[Cue]:
+def _numbers(text: str, tokens: list, w: Words) -> list[tuple]:
+    """(token index, word, value, bound) of every number that counts something the rules count."""
     out = []
-    tokens = list(_TOKEN.finditer(text))
     for i, t in enumerate(tokens):
         word = t.group(0)
         if word.isdigit():
@@ -190,18 +200,38 @@ def _numbers(book: str, n: int, lang: str, text: str, w: Words) -> list[Cue]:
             m = re.match(r"\s*(\S+\s+){1,2}", after)
             if m:
                 bound = _starts_with(after[m.end():], w.after)
-        out.append(Cue(book, n, lang, "number", word, _context(tokens, i, i), value, bound))
+        out.append((i, word, value, bound))
     return out
 
 
 def cues_of(book: str, n: int, lang: str, text: str, where: str | None = None) -> list[Cue]:
     """Every word of line `n` (in `lang`) that admits more than one meaning."""
+    return cues_of_passage(book, [(n, text)], lang, where)
+
+
+def cues_of_passage(book: str, lines: list[tuple[int, str]], lang: str, where: str | None = None) -> list[Cue]:
+    """Every word of these lines, read as one passage (a sentence may run on from one line
+    into the next: a scanned card breaks its sentences every few words), that admits more
+    than one meaning; each cue is given the line its word is on, and the lines its quoted
+    context runs over."""
     w = words(lang, where)
-    if w is None:
+    if w is None or not lines:
         return []
-    text = _fold(text)
+    text, starts = "", []
+    for n, line in lines:
+        starts.append((len(text), n))
+        text += _fold(line) + "\n"
+    at = lambda pos: max(k for start, k in starts if start <= pos)
     tokens = list(_TOKEN.finditer(text))
-    out = _numbers(book, n, lang, text, w)
+
+    def cue(k: int, i: int, j: int, kind: str, word: str, **extra) -> Cue:
+        lo, hi = _span(tokens, i, j)
+        first, last = at(tokens[lo].start()), at(tokens[hi - 1].start())
+        return Cue(book, at(k), lang, kind, word, _context(tokens, i, j), **extra,
+                   **({} if first == last else {"first": first, "last": last}))
+
+    out = [cue(tokens[i].start(), i, i, "number", word, number=value, bound=bound)
+           for i, word, value, bound in _numbers(text, tokens, w)]
     bounded = [m.span() for p in w.before + w.after for m in re.finditer(r"(?<![\w'])" + _phrase(p) + r"(?![\w])", text)]
     for kind, pattern in w.cues.items():
         for m in pattern.finditer(text):
@@ -209,11 +239,11 @@ def cues_of(book: str, n: int, lang: str, text: str, where: str | None = None) -
                 continue                                # part of a number's bound: "or more", "at least"
             i = next((k for k, t in enumerate(tokens) if t.end() > m.start()), 0)
             j = next((k for k, t in enumerate(tokens) if t.end() >= m.end()), i)
-            out.append(Cue(book, n, lang, kind, " ".join(m.group(0).split()), _context(tokens, i, j)))
+            out.append(cue(m.start(), i, j, kind, " ".join(m.group(0).split())))
     for k, t in enumerate(tokens):
         term = w.terms.get(t.group(0))
         if term:
-            out.append(Cue(book, n, lang, "term", t.group(0), _context(tokens, k, k),
+            out.append(cue(t.start(), k, k, "term", t.group(0),
                            senses=tuple(term.get("senses") or ()), fields=tuple(term.get("fields") or ()),
                            values=tuple((str(f), tuple(str(v) for v in vs))
                                         for f, vs in (term.get("values") or {}).items())))
@@ -270,4 +300,4 @@ def restatements(cues: list[Cue]) -> list[Restatement]:
     return out
 
 
-__all__ = ["Cue", "Restatement", "Words", "cues_of", "kinds", "restatements", "words", "KIND_WORDS"]
+__all__ = ["Cue", "Restatement", "Words", "cues_of", "cues_of_passage", "kinds", "restatements", "words", "KIND_WORDS"]

@@ -115,3 +115,52 @@ def test_a_proposal_a_line_rules_out_is_resolved_by_that_line():
     other = Alternative("chips", ("counters", "chips", "owner"), "each", "shared", "owner")
     ts2 = TextSearch(True, cues={"chips": cues_of("tick.txt", 27, "en", "Give ten chips to each player.")})
     assert ts2.support(other) == [] or not proposal(spec, other, base, ts2).resolved
+
+
+def test_a_sentence_broken_across_lines_is_read_as_one():
+    """A scanned card breaks a sentence every few words: the number and what it counts, or
+    the two words of a bound, on two lines. Read line by line the bound is lost; read as a
+    passage it is found, each cue on its own word's line, its quote naming both lines."""
+    from rulings.checks.text.cues import cues_of_passage
+
+    lines = [(4, "Lay down sets of three"), (5, "or more cards of one number.")]
+    alone = {(c.number, c.bound) for n, t in lines for c in cues_of("b.txt", n, "en", t) if c.kind == "number"}
+    read = [c for c in cues_of_passage("b.txt", lines, "en") if c.kind == "number" and c.number == 3]
+    assert (3, "or more") not in alone
+    assert [(c.line, c.bound, c.where) for c in read] == [(4, "or more", "b.txt:4-5")]
+    one_line = [c for c in cues_of_passage("b.txt", lines, "en") if c.word == "one"]
+    assert one_line and all(c.line == 5 for c in one_line)
+
+
+def test_passages_join_only_where_a_sentence_runs_on():
+    from rulings.checks.search.text_readings import passages
+
+    class Book:
+        lines = {1: "Each player may draw", 2: "a card from the pile.", 3: "Scoring", 4: "Points count."}
+        lang_of = {1: "en", 2: "en", 3: "en", 4: "fr"}
+
+    got = [[n for n, _ in p] for p in passages(Book, [1, 2, 3, 4])]
+    assert got == [[1, 2], [3], [4]]
+
+
+def test_an_assumption_reads_the_lines_it_says_the_text_leaves_open():
+    """A clause that names an assumption cites in its words the lines that leave the question
+    open: the text search reads those lines for it, and a reading they admit is reported as
+    the named assumption (resolved), not as a new question."""
+    from rulings.checks.findings import Finding
+    from rulings.checks.search.proposals import proposal
+    from rulings.checks.search.text_readings import clause_lines
+    from rulings.spec import load
+
+    spec = load("level8")
+    c = spec.clauses["reshuffle-when"]
+    assert not c.source and c.assumption
+    assert set(clause_lines(c, "level8.txt")) >= {21, 22, 23}
+    assert clause_lines(c, "other.txt") == []
+    ts = TextSearch(True, cues={"reshuffle-when": cues_of("level8.txt", 21, "en", "When the pile runs out, rebuild it.")})
+    alt = Alternative("reshuffle-when", ("stock_empty", "when"), "next_draw", "when_emptied", "when")
+    assert ts.support(alt)
+    base = Finding(id="what-if:x", kind="what-if", clauses=["reshuffle-when"], sources=[], question="q",
+                   verdict="yes: apart", resolved=False)
+    f = proposal(spec, alt, base, ts)
+    assert f.resolved and "named assumption" in f.resolution and f.extra["assumption"] == "reshuffle-when"
