@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
+import shutil
 import time
 from dataclasses import dataclass
 import tempfile
@@ -224,7 +225,24 @@ def build(spec: Spec, alt: Alternative, folder: Path, data: dict) -> Spec:
             clauses[cid]["adopted"] = spec.chosen[cid]
     path = folder / f"{spec.game}-{hashlib.sha1(alt.key.encode()).hexdigest()[:10]}.yaml"
     path.write_text(yaml.safe_dump(d, sort_keys=False, allow_unicode=True))
+    _rules_beside(spec, folder)
     return load(str(path))
+
+
+def _rules_beside(spec: Spec, folder: Path) -> None:
+    """The rules texts a spec ships in the `rules/` folder beside its file, made visible
+    beside the copy too: the loader checks a citation's rulebook there, and without them
+    every alternative of such a spec was rejected."""
+    from rulings.spec import source_file
+
+    src = source_file(spec.origin or spec.file)
+    rules, here = (Path(src).parent / "rules" if src else None), folder / "rules"
+    if rules is None or not rules.is_dir() or here.exists():
+        return
+    try:
+        here.symlink_to(rules, target_is_directory=True)
+    except OSError:             # no symlinks here (some file systems): a copy does the same
+        shutil.copytree(rules, here)
 
 
 def spec_data(spec: Spec) -> dict:

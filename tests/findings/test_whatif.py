@@ -109,3 +109,24 @@ def test_an_alternative_the_words_admit_is_a_proposed_reading():
     # the tightened wild limit is a what-if no word supports: summed up, not reported
     assert not [x for x in found if x.clauses == ["wild-limit"] and "expr" in x.id]
     assert "wild-limit: " in note and "that no word of its lines supports" in note
+
+
+def test_a_spec_shipping_its_rules_text_has_its_alternatives_built(tmp_path, monkeypatch):
+    """A spec whose rules text lies in `rules/` beside its file (the project's own games)
+    is copied with that text in reach: with a rulebooks folder that lacks it, the loader
+    checks the citation beside the copy, and the alternative loads."""
+    from rulings.checks.search.whatif import spec_data
+
+    monkeypatch.setenv("RULINGS_RULEBOOKS", str(tmp_path / "no-such-texts"))
+    (tmp_path / "no-such-texts").mkdir()
+    spec = load("crazy-eights")
+    data = spec_data(spec)
+    loaded = 0
+    for alt in alternatives(spec)[:12]:
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                build(spec, alt, Path(tmp), data)
+                loaded += 1
+            except Exception as e:      # the schema may reject some; never for the rulebook
+                assert "not found" not in str(e), e
+    assert loaded > 0
