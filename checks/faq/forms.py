@@ -85,6 +85,23 @@ def predicate_value(q, words: Words, judged: Judged, pred) -> bool:
     raise FaqError([f"{q['id']}: form: unknown yes-no predicate {pred!r}"])
 
 
+def _may_sentence(words: Words, judged: Judged, pred, value: bool) -> str:
+    """What a "may I then ...?" question asks, said first, so that the body opens with the
+    headline's verdict (not with the move before it being allowed)."""
+    if not (isinstance(pred, Mapping) and "may" in pred):
+        return ""
+    me, after, j = judged.start.current, judged.j.state, judged.j
+    do = words.move_do(pred["may"])
+    once = "Once those moves are made" if len(judged.scen.raw_moves or ()) > 1 else "Once that move is made"
+    if value:
+        return f"{once}, seat {me} may still {do}. "
+    if after.over or j.round_ends:
+        return f"{once}, seat {me} may not {do}: the {'game' if after.over else words.round()} is over. "
+    if after.current != me:
+        return f"{once}, seat {me} may not {do} again before their next turn. "
+    return f"{once}, seat {me} may not {do} now. "
+
+
 def _holds_sentence(words: Words, judged: Judged, pred) -> str:
     if isinstance(pred, Mapping) and "not" in pred:
         return _holds_sentence(words, judged, pred["not"])
@@ -152,7 +169,8 @@ def scenario_answer(words: Words, q: Mapping, judged: Judged, ex: dict) -> tuple
     if name == "yes-no":
         pred = "legal" if isinstance(form, str) else form["yes-no"]
         value = predicate_value(q, words, judged, pred)
-        sentence = verdict_sentence(words, judged, about) + _holds_sentence(words, judged, pred)
+        sentence = _may_sentence(words, judged, pred, value) + verdict_sentence(words, judged, about) \
+            + _holds_sentence(words, judged, pred)
         return ("Yes" if value else "No"), sentence, value
     if name == "outcome":
         need(j.legal is True, "a legal move")
