@@ -247,6 +247,8 @@ class GameMachine(RuleBasedStateMachine):
                     if up:
                         assert layout.is_wild(self.r, m, c) or layout.position_of(self.r, m.f["to"], c, len(lay)) == p
                 assert len(s.zone(m.f["from"], seat)) <= 1
+
+    @invariant()
     def board_chips_sound(self):
         """On a board, every chip is of a side of this table and no chip sits on a free space."""
         from rulings.kernel.mechanics import board
