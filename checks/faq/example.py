@@ -215,10 +215,15 @@ def scores(words: Words, judged: Judged) -> list[dict]:
                 cards = _toks(spec, res.hands[seat])
             elif r.lay_move() is not None and zid == r.lay_move().f["to"]:
                 cards = [spec.cards.types[t].token for t in res.laid[seat]]
-            row["terms"].append({"name": name, "label": words.name(name), "zone": zid, "cards": cards,
-                                 "points": e[name][seat]})
+            term = {"name": name, "label": words.name(name), "zone": zid, "cards": cards, "points": e[name][seat]}
+            reads = r.terms[name].names if cards is None and name in r.terms else frozenset()
+            read = {cid: values[seat] for cid, values in res.own if cid in reads and cid != name}
+            if read:                       # the player's counters the term is worked out from (tricks won)
+                term["reads"] = read
+            row["terms"].append(term)
         used = r.score_expr.names if r.score_expr is not None else frozenset()
-        counters = {cid: values[seat] for cid, values in res.own if cid in used and cid not in terms}
+        shown = {cid for t in row["terms"] for cid in t.get("reads", ())}
+        counters = {cid: values[seat] for cid, values in res.own if cid in used and cid not in terms and cid not in shown}
         if counters:                       # a player's own counters the scoring reads (a bid)
             row["counters"] = counters
         row["bonus"] = e.get("bonus", [0] * judged.start.players)[seat]
@@ -280,7 +285,11 @@ def score_line(words: Words, ex: Mapping, seat: int) -> str:
     for t in row["terms"]:
         values[t["name"]] = t["points"]
         zone = rules.zones.get(t.get("zone") or "")
-        if t["cards"] is None or zone is None:
+        if t.get("reads"):
+            values.update({cid: v for cid, v in t["reads"].items() if isinstance(v, int) and not isinstance(v, bool)})
+            read = join_and([f"{cid.replace('_', ' ')} {v}" for cid, v in t["reads"].items()])
+            parts.append(f"{read}, so {t['label']} {t['points']}")
+        elif t["cards"] is None or zone is None:
             parts.append(f"{t['label']} {t['points']}")
         elif zone.kind == "melds":
             parts.append(f"laid {' '.join(t['cards'])} ({plural(t['points'], 'point')})" if t["cards"]

@@ -36,3 +36,17 @@ def test_sequence_numbers_and_tick(faqs):
     tick = {e.id: e for e in faqs("tick").entries}
     assert tick["refill-when"].answer == "No" and tick["stalled-level"].answer == "No"
     assert tick["winner"].answer.startswith("Seat 1, with the most points")
+
+
+def test_oh_hell_a_score_shows_the_tricks_it_is_worked_out_from(faqs):
+    """A term worked out from a player's counters (made: tricks won against the bid) shows
+    them: 'bid no tricks but won one' once read 'bid made 0 and bid 0', never the trick."""
+    by = {e.id: e for e in faqs("oh-hell").entries}
+    missed, made = by["missed-bid"], by["made-bid"]
+    assert missed.answer == "0 points"                                 # oh-hell.txt:12
+    row = next(r for r in missed.example["scores"] if r["seat"] == 2)
+    term = next(t for t in row["terms"] if t["name"] == "made")
+    assert term["reads"] == {"bid": 0, "tricks_taken": 1} and term["points"] == 0
+    assert "tricks taken 1, so bid made 0" in missed.ruling and "bid 0" in missed.ruling
+    assert "tricks taken 1, so bid made 1" in made.ruling
+    assert missed.ruling.count("bid 0") == 1                           # the bid is not named twice
