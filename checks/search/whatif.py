@@ -342,7 +342,10 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
             declared += 1
         else:
             rejected += 1
-    unsearched = [f"{a.clause} ({a.what})" for a in left]
+    per_clause: dict[str, int] = {}
+    for a in left:                  # one entry per clause, in the alternatives' order
+        per_clause[a.clause] = per_clause.get(a.clause, 0) + 1
+    unsearched = [f"{c} ({n} alternative{'s' if n != 1 else ''})" for c, n in per_clause.items()]
     note = (f"{len(alts)} alternatives of {len({a.clause for a in alts})} clauses, "
             + (f"{len(supported)} of them admitted by words of the lines their clause cites (searched first): "
                if ts.ran else f"{ts.why}: ")
@@ -351,7 +354,9 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
             + f", {len(quiet)} not told apart within the bound (each: {budget.words()}), {declared} already "
             f"declared readings, {rejected} rejected by the schema or the loader")
     if unsearched:
-        note += f"; the budget of {limit} alternatives left {len(unsearched)} unsearched: " + ", ".join(unsearched)
+        note += (f"; the budget of {limit} alternatives left {len(left)} unsearched, of {len(unsearched)} "
+                 f"clause{'s' if len(unsearched) != 1 else ''} (--what-if-limit 0 searches them all): "
+                 + ", ".join(unsearched))
     if ts.ran:
         lines = summaries(spec, searched, loud, ts)
         if lines:

@@ -96,6 +96,12 @@ def test_a_spent_budget_leaves_every_alternative_unsearched_and_listed():
     found, note = whatif_findings(spec, limit=0, only=["wild-limit"], workers=2)
     assert not found
     assert "budget of 0 alternatives left" in note and "wild-limit (" in note
+    # named once per clause with its count, not once per alternative
+    from rulings.checks.search.whatif import alternatives
+
+    n = sum(a.clause == "wild-limit" for a in alternatives(spec))
+    assert n > 1 and note.count("wild-limit (") == 1
+    assert f"left {n} unsearched, of 1 clause" in note and f"wild-limit ({n} alternatives)" in note
 
 
 def test_check_names_a_scheduler_nobody_answers_at():
