@@ -152,6 +152,20 @@ def test_after_the_level_matching_cards_and_wilds_matching_cards_wilds_alone(tic
     refused(kernel.apply(s, lay(tick, "8")), "matching-cards")
 
 
+def test_a_card_matching_a_laid_set_in_the_level_lay_is_refused_by_matching_with_level(tick):
+    """The lay holds the level (3 3 3) and a 7 matching another player's laid set: under
+    after-level the refusal names matching-with-level, not level-first (it holds the level);
+    under with-level the lay goes down; without the level it is still level-first."""
+    s = at_play(tick, "3 3 3 7 9 10", turns_finished=8)
+    s = s.with_zone("laid", (idx(tick, "7 7 7"),), (s.current + 1) % s.players)
+    got = refused(kernel.apply(s, lay(tick, "3 3 3 7")), "matching-with-level")
+    assert "level-first" not in got.clauses and "matching" in got.why
+    refused(kernel.apply(s, lay(tick, "3 3 7")), "level-first")
+    other = load("tick", {"matching-with-level": "with-level"})
+    s2 = dataclasses.replace(s, spec=other)
+    assert not isinstance(kernel.apply(s2, lay(other, "3 3 3 7")), Refusal)
+
+
 def test_wild_limit_applies_to_the_level_lay_wild_limit(tick):
     refused(kernel.apply(at_play(tick, "3 SW BW 7 8"), lay(tick, "3 SW BW")), "wild-limit")
 

@@ -167,8 +167,15 @@ def _contract_lay(state: State, r: Rules, decl: MoveDecl, contract, laid: tuple)
                    "whether cards matching a laid card may go down with the contract")
     if v.legal or not lo or lo.get("when") == "after_level":    # absent: no clause restricts it
         return bool(v.legal), v.violations
-    # with_level: some naturals may be matching cards, of a value on the table or of a
-    # value that stays in this lay's melds
+    return (True, []) if _holds_less_matching(state, decl, contract, laid) else (False, v.violations)
+
+
+def _holds_less_matching(state: State, decl: MoveDecl, contract, laid: tuple) -> bool:
+    """Whether `laid` holds the contract once some of its naturals are taken as cards
+    matching laid ones (of a value on the table, or of a value that stays in this lay's
+    melds)."""
+    spec = state.spec
+    lo = decl.f.get("lay_off") or {}
     attr = lo["match"]
     matched = laid_values(state, decl)
     types = spec.cards.types
@@ -192,8 +199,8 @@ def _contract_lay(state: State, r: Rules, decl: MoveDecl, contract, laid: tuple)
                 rest[t] -= take
                 k -= take
         if reference.decide(spec, quick, tuple(rest)).legal:
-            return True, []
-    return False, v.violations
+            return True
+    return False
 
 
 def _matching(state: State, decl: MoveDecl, cards) -> list[int]:
@@ -232,6 +239,12 @@ def check_lay(state: State, decl: MoveDecl, cards: Sequence[int]) -> Refusal | N
             found = [x.clause for x in violations]
             if set(found) >= set(contract.clauses):
                 found = [contract.clauses[0]]      # no one clause to blame: the contract is simply not there
+            lo = decl.f.get("lay_off") or {}
+            if lo.get("when") == "after_level" and _holds_less_matching(state, decl, contract, laid):
+                # the contract is there; what else the lay holds are cards matching laid ones
+                return Refusal((r.clause(f"{where}.lay_off.when"),),
+                               "cards matching laid ones go down only in a lay after the one that puts "
+                               f"{contract_name(state, decl)} down")
             cl = tuple(dict.fromkeys([r.clause(f"{where}.contract")] + found))
             return Refusal(cl, f"the first lay of {contract_name(state, decl)} must hold its contract")
     else:
