@@ -16,7 +16,7 @@ from .example import contrast_example, example
 from .flags import collect, reading_sentences
 from .forms import contrast_sentence, predicate_value, scenario_answer
 from .judge import Judged, document, judge
-from .outcome import explain_refusal
+from .outcome import effects_text, explain_refusal
 from .questions import ContrastError, FaqError, form_name, question_kind
 from .words import Words, lower_first, plural, ref, verbatim
 
@@ -48,7 +48,25 @@ def _impossible(state) -> str:
     return ""
 
 
-def _alt_answer(words: Words, q: Mapping, spec: Spec, doc: Mapping, cid: str, name: str) -> tuple | None:
+# yes-no predicates that ask whether the moves end a turn, a round or a game, or what they
+# allow now: their answer under another reading is read where the moves stop, whatever it is
+_ASK_WHERE_MOVES_STOP = ("legal", "ends-round", "wins-round", "turn-ends", "refills")
+
+
+def _reads_past_the_end(q: Mapping) -> bool:
+    """Whether the question's answer is read after the round the moves end (a counter in
+    the next round, the scores, the new dealer, the winners of the game)."""
+    form = q["form"]
+    if form_name(form) != "yes-no":
+        return True
+    pred = form.get("yes-no", "legal") if isinstance(form, Mapping) else "legal"
+    if isinstance(pred, Mapping):
+        return "not" in pred and _reads_past_the_end(dict(q, form={"yes-no": pred["not"]}))
+    return pred not in _ASK_WHERE_MOVES_STOP
+
+
+def _alt_answer(words: Words, q: Mapping, spec: Spec, doc: Mapping, cid: str, name: str,
+                main: Judged | None = None) -> tuple | None:
     """(the answer, what to say of it) under another reading or variant of a clause."""
     try:
         alt = judge(spec, doc, {cid: name})
@@ -57,6 +75,13 @@ def _alt_answer(words: Words, q: Mapping, spec: Spec, doc: Mapping, cid: str, na
     why = _impossible(alt.start)
     if why:
         return "?", f"the situation could not arise ({why})"
+    if (main is not None and main.j.legal is True and alt.j.legal is True and _reads_past_the_end(q)
+            and len(alt.j.round_ends) < len(main.j.round_ends)):
+        # the answer is read once the round is over, and under this reading these moves do
+        # not end it (the end comes later, after turns the question does not play): what
+        # follows them decides, and the question's moves do not show it
+        return "?", (f"these moves would not end the {words.round()} (play would go on: "
+                     f"{lower_first(effects_text(words, alt))}), so they would not answer it")
     try:
         answer, _, _ = scenario_answer(words, q, alt, example(words, alt))
     except FaqError:
@@ -103,7 +128,7 @@ def scenario_entry(spec: Spec, words: Words, q: Mapping, findings: Mapping) -> E
     ex = example(words, judged)
     answer, sentence, value = scenario_answer(words, q, judged, ex)
     consulted = [b.clause for b in judged.j.rests_on if b.part == "move" or b.clause in about]
-    flags = collect(judged.spec, about, consulted, lambda cid, name: _alt_answer(words, q, spec, doc, cid, name),
+    flags = collect(judged.spec, about, consulted, lambda cid, name: _alt_answer(words, q, spec, doc, cid, name, judged),
                     answer)
     contrast = None
     if q.get("contrast") is not None:

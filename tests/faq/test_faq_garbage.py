@@ -33,3 +33,18 @@ def test_the_layout_is_drawn_position_by_position(garbage_faq):
     layout = next(r for r in rows if "melds" in r and "position by position" in r["label"])
     assert len(layout["melds"]) == 10
     assert {"card": "J", "as": "6"} in [m[0] for m in layout["melds"]]
+
+
+def test_a_variant_that_postpones_the_end_of_the_hand_is_not_said_to_answer_otherwise(garbage_faq):
+    """Under 'last-turns' the moves that end the hand under the rulebook's rule leave the
+    others a last turn: the next hand's positions and the game's winner are not reached, so
+    the variant's answer is 'not answered by these moves', never the state where they stop
+    (it once read '10 positions' and 'No': the winner still wins, after the last turns)."""
+    by = {e.id: e for e in garbage_faq.entries}
+    for eid in ("positions-after-win", "win-the-game", "who-starts-next"):
+        flag = next(f for f in by[eid].flags if f.clause == "hand-won")
+        said = flag.otherwise["last-turns"]
+        assert "would not end the hand" in said and "would not answer it" in said, (eid, said)
+    # a question whether the hand ends is answered where the moves stop: No, under the variant
+    ends = next(f for f in by["win-a-hand"].flags if f.clause == "hand-won")
+    assert "would not answer" not in ends.otherwise["last-turns"]
