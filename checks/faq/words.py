@@ -259,6 +259,12 @@ class Words:
         if decl is None:
             return f"{self.term(mid)} {arg}"
         mech = decl.mechanic
+        if mech == "draw" and state is not None and not decl.f.get("units") and not isinstance(arg, int):
+            src = arg if isinstance(arg, str) and arg in r.zones else next(iter(decl.f["from"]))
+            z = r.zones.get(src)
+            if z is not None and not z.each and z.face != "up" and not state.zone(src):
+                # a draw from an empty pile takes nothing: say so, not just that it is allowed
+                return self.move_doing(m, None) + f" with the {self.zone(src)} empty"
         if own.get("doing") and mech not in ("lay", "discard", "rearrange", "fill", "mark", "unmark", "exchange",
                                               "extend", "give") and not (mech == "draw" and decl.f.get("units")):
             return verbatim(own["doing"])

@@ -50,3 +50,15 @@ def test_oh_hell_a_score_shows_the_tricks_it_is_worked_out_from(faqs):
     assert "tricks taken 1, so bid made 0" in missed.ruling and "bid 0" in missed.ruling
     assert "tricks taken 1, so bid made 1" in made.ruling
     assert missed.ruling.count("bid 0") == 1                           # the bid is not named twice
+
+
+def test_a_draw_from_an_empty_pile_says_the_pile_is_empty(faqs):
+    """'Drawing from the stock is allowed' was said of a draw that takes nothing (the level
+    ends, the pile is made anew, the turn passes): the move is named with its pile empty."""
+    tick = {e.id: e for e in faqs("tick").entries}
+    assert tick["nothing-to-draw"].ruling.split(":")[0].endswith("Drawing from the stock with the stock empty is allowed")
+    rummikub = {e.id: e for e in faqs("rummikub").entries}
+    assert "with the pool empty is allowed" in rummikub["pool-empty"].ruling
+    # a draw from a pile that holds cards is named as before
+    moves = [s["move"] for e in faqs("tick").entries for s in (e.example or {}).get("steps", [])]
+    assert "drawing from the stock" in moves and "drawing from the stock with the stock empty" in moves
