@@ -222,8 +222,7 @@ def scores(words: Words, judged: Judged) -> list[dict]:
                 term["reads"] = read
             row["terms"].append(term)
         used = r.score_expr.names if r.score_expr is not None else frozenset()
-        shown = {cid for t in row["terms"] for cid in t.get("reads", ())}
-        counters = {cid: values[seat] for cid, values in res.own if cid in used and cid not in terms and cid not in shown}
+        counters = {cid: values[seat] for cid, values in res.own if cid in used and cid not in terms}
         if counters:                       # a player's own counters the scoring reads (a bid)
             row["counters"] = counters
         row["bonus"] = e.get("bonus", [0] * judged.start.players)[seat]
@@ -305,8 +304,10 @@ def score_line(words: Words, ex: Mapping, seat: int) -> str:
         others = sum(t["points"] for x in ex["scores"] if x["seat"] != seat for t in x["terms"] if t["name"] == name)
         sum_text = sum_text.replace(f"others({name})", str(others))
     own = row.get("counters", {})
+    shown = {cid for t in row["terms"] for cid in t.get("reads", ())}
     for cid, v in own.items():                  # a counter of the player's the scoring reads (a bid)
-        parts.append(f"{cid.replace('_', ' ')} {v}")
+        if cid not in shown:                    # not named twice when a term's reading named it
+            parts.append(f"{cid.replace('_', ' ')} {v}")
     values.update({cid: v for cid, v in own.items() if isinstance(v, int) and not isinstance(v, bool)})
     for name in sorted(values, key=len, reverse=True):
         sum_text = re.sub(rf"\b{re.escape(name)}\b", str(values[name]), sum_text)
