@@ -284,8 +284,7 @@ def score_line(words: Words, ex: Mapping, seat: int) -> str:
     for t in row["terms"]:
         values[t["name"]] = t["points"]
         zone = rules.zones.get(t.get("zone") or "")
-        if t.get("reads"):
-            values.update({cid: v for cid, v in t["reads"].items() if isinstance(v, int) and not isinstance(v, bool)})
+        if t.get("reads"):              # the counters the round's expression reads come from `own` below
             read = join_and([f"{cid.replace('_', ' ')} {v}" for cid, v in t["reads"].items()])
             parts.append(f"{read}, so {t['label']} {t['points']}")
         elif t["cards"] is None or zone is None:

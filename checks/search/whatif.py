@@ -24,6 +24,7 @@ note, never called equivalent.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import hashlib
 import re
 import shutil
@@ -342,9 +343,7 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
             declared += 1
         else:
             rejected += 1
-    per_clause: dict[str, int] = {}
-    for a in left:                  # one entry per clause, in the alternatives' order
-        per_clause[a.clause] = per_clause.get(a.clause, 0) + 1
+    per_clause = Counter(a.clause for a in left)      # one entry per clause, in the alternatives' order
     unsearched = [f"{c} ({n} alternative{'s' if n != 1 else ''})" for c, n in per_clause.items()]
     note = (f"{len(alts)} alternatives of {len({a.clause for a in alts})} clauses, "
             + (f"{len(supported)} of them admitted by words of the lines their clause cites (searched first): "
