@@ -175,3 +175,24 @@ def problems(state: State, moves: Iterable[tuple[str, Move]] = ()) -> list[str]:
     out += _boards(state, r)
     out += _moves(state, moves)
     return out
+
+
+def unreached(state: State) -> list[str]:
+    """What in a situation no play of its game leads to, as far as the kernel can tell from
+    the situation alone, each as `field: why` (empty when nothing is seen). Unlike
+    `problems`, these are not refused as input (an implementer may set up any table to
+    test a move); a document that claims its situations could arise (an FAQ) checks them.
+
+    - the seat to play: where the rules pass play from seat to seat in order
+      (`flow.seat_after_turns`), the seat whose turn it is after the turns finished."""
+    from .kernel import flow
+
+    if state.over:
+        return []
+    seat = flow.seat_after_turns(state.spec, state.dealer, state.players, state.turns_finished, state.round)
+    if seat is None or seat == state.current:
+        return []
+    t = state.turns_finished
+    return [f"to_play: after {t} turn{'' if t == 1 else 's'} finished with seat {state.dealer} dealing, play passes "
+            f"from seat to seat in order, so turn {t + 1} is seat {seat}'s, not seat {state.current}'s "
+            f"(give turns_finished or to_play that agree)"]

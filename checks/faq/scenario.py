@@ -9,6 +9,7 @@ from typing import Mapping
 
 from rulings import kernel
 from rulings import scenario as sc
+from rulings import scenario_bounds
 from rulings.spec import Spec
 
 from .entry import Entry
@@ -22,10 +23,16 @@ from .words import Words, lower_first, plural, ref, verbatim
 
 
 def _judged(spec: Spec, doc: Mapping, q: Mapping, where: str = "scenario", readings=None) -> Judged:
+    """The scenario judged; an FaqError when it cannot be read, or when it shows a
+    situation no play of the game leads to (an FAQ's tables are ones a game reaches)."""
     try:
-        return judge(spec, doc, readings)
+        judged = judge(spec, doc, readings)
     except sc.ScenarioError as e:
         raise FaqError([f"{q['id']}: {where}: {p}" for p in e.problems])
+    unreached = scenario_bounds.unreached(judged.start)
+    if unreached:
+        raise FaqError([f"{q['id']}: {where}: {p}" for p in unreached])
+    return judged
 
 
 def _impossible(state) -> str:

@@ -44,6 +44,29 @@ def first_player(spec, dealer: int, n: int, results: tuple = ()) -> int:
     return dealer if first == "dealer" else next_seat(spec, dealer, n)
 
 
+def seat_after_turns(spec, dealer: int, n: int, turns: int, round_: int = 1) -> int | None:
+    """Whose turn it is once `turns` turns of a round have finished, when the rules pass
+    play from seat to seat in their order whatever happens: the first player as
+    `turn.first` names them, then one seat further per turn. None when the rules can take
+    play out of that order (a card that skips, reverses or gives another turn; a zone whose
+    winner plays next; a first player found at the deal, or by who won the last round)."""
+    r = rules(spec)
+    if any(e.get("skip") or e.get("reverse") or e.get("again") for e in r.effects.values()):
+        return None
+    if any(zone_kind(z.kind).names_next_player for z in r.zones.values()):
+        return None
+    if r.first_where is not None or r.get("turn.first") not in ("dealer", "left_of_dealer"):
+        return None
+    if round_ > 1 and r.get("turn.after_win") is not None:
+        return None
+    try:
+        step = r.step()
+    except Undecided:             # the spec does not say which way play goes
+        return None
+    first = dealer if r.get("turn.first") == "dealer" else (dealer + step) % n
+    return (first + turns * step) % n
+
+
 def first_by_rule(state: State) -> State:
     """`turn.first: {where: EXPR}`: the first seat from the dealer's left for whom EXPR
     holds (the holder of a card, say) plays first."""

@@ -161,6 +161,8 @@ class ZoneKind:
     keys: Mapping[str, dict] = {}              # kernel keys of a clause this kind reads (JSON Schema)
     restrictions: Mapping[str, str] = {}       # fields of those keys whose absence lifts a restriction
     owners: tuple[str, ...] = ("each", "shared")
+    names_next_player = False                  # whether a zone of this kind, once full, says who plays next
+                                               # (a trick: its winner leads), out of the seats' order
 
     def check(self, r, zid: str, z: Mapping) -> None:
         """Validate the declaration of a zone of this kind."""

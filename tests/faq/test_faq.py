@@ -183,6 +183,9 @@ def test_a_bad_scenario_or_clause_or_link_is_reported(tick_faq):
                                                  "hands": [[1], ["X"], [2]]})), findings)
     with pytest.raises(faq.FaqError, match="about: no clause 'nonsense'"):
         faq.build(spec, one(dict(base, about=["nonsense"], meld={"level": 1, "cards": [1, 1, 1]})), findings)
+    first = questions()["questions"][0]["scenario"]                  # seat 1 to play, 3 players, seat 0 deals
+    with pytest.raises(faq.FaqError, match=r"q: scenario: to_play: .* turn \d+ is seat \d's, not seat 1's"):
+        faq.build(spec, one(dict(base, scenario={**first, "turns_finished": first["turns_finished"] + 1})), findings)
     with pytest.raises(faq.FaqError, match="links: no finding"):
         faq.build(spec, one(dict(base, links=["reading:nonsense"], meld={"level": 1, "cards": [1, 1, 1]})),
                   findings, strict=True)

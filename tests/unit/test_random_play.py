@@ -1,12 +1,13 @@
 """Random play over every game the kernel plays (after OpenSpiel's random-sim test): at
 every player count the spec allows, random players make only offered moves, every one is
-applied, a live game always offers a move, every state reads back from its scenario, and
-greedy players finish whole games."""
+applied, a live game always offers a move, every state reads back from its scenario and
+is one `scenario_bounds.unreached` sees nothing wrong with (the seat to play agrees with
+the turns finished), and greedy players finish whole games."""
 from __future__ import annotations
 
 import pytest
 
-from rulings import kernel, players
+from rulings import kernel, players, scenario_bounds
 from rulings.kernel import codec
 from rulings.spec import load, packaged_games
 
@@ -33,6 +34,7 @@ def test_random_play_at_every_player_count(game):
             assert move in moves
             nxt = kernel.apply(state, move)
             assert not isinstance(nxt, kernel.Refusal), (game, n, step, move, nxt)
+            assert scenario_bounds.unreached(nxt) == [], (game, n, step, move)
             if step % 25 == 0:
                 back = codec.state_from_doc(spec, codec.state_to_doc(nxt))
                 assert (back.zones, back.counters, back.phase, back.current) == \

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulings import kernel, scenario as sc
+from rulings import kernel, scenario as sc, scenario_bounds
 from rulings.spec import load, packaged_games
 from rulings.specfile import Loader
 
@@ -166,3 +166,38 @@ def test_a_refusal_names_the_rule_it_breaks_when_the_kernel_names_none(monkeypat
     monkeypatch.setattr(kernel, "apply_traced", unnamed)
     j = sc.judge(scen)
     assert j.legal is False and j.refused.clauses == (kernel.rules(scen.spec).moves["add_cards"].clause,)
+
+
+# ---- situations no play reaches (scenario_bounds.unreached) -------------------------------
+
+def _tick_table(**over):
+    doc = {"format": 1, "game": "tick", "players": 3, "dealer": 0, "to_play": 1, "phase": "draw",
+           "turns_finished": 3, "level": 1, "hands": [[1, 2, 4], [3, 3, 8], [2, 4, 9]], "face_up": [9],
+           "stock": {"top": [5], "rest": "deck"}, "move": {"draw": "stock"}}
+    doc.update(over)
+    return doc
+
+
+def test_the_seat_to_play_follows_the_turns_finished_where_play_goes_round_in_order():
+    """Tick passes play left from the dealer's left: with seat 0 dealing to 3 players,
+    turns 1, 2, 3, 4 are seats 1, 2, 0, 1."""
+    from rulings.kernel import flow
+
+    spec = load("tick")
+    assert [flow.seat_after_turns(spec, 0, 3, t) for t in range(5)] == [1, 2, 0, 1, 2]
+    assert scenario_bounds.unreached(sc.load(_tick_table()).state) == []
+    wrong = scenario_bounds.unreached(sc.load(_tick_table(turns_finished=4)).state)
+    assert len(wrong) == 1 and wrong[0].startswith("to_play:") and "turn 5 is seat 2's, not seat 1's" in wrong[0]
+
+
+def test_no_seat_is_derived_where_the_rules_take_play_out_of_order():
+    """The first player found at the deal (Sevens: who holds a card), a trick's winner
+    leading (Oh Hell), a card that reverses or skips (Crazy Eights' variant): any seat
+    may be to play after any number of turns, so nothing is said."""
+    from rulings.kernel import flow
+
+    for spec in (load("sevens"), load("oh-hell")):
+        assert flow.seat_after_turns(spec, 0, 3, 4) is None, spec.game
+    c8 = load("crazy-eights")
+    assert flow.seat_after_turns(c8, 0, 3, 4) == 2          # the plain game: no card acts
+    assert flow.seat_after_turns(c8.with_readings({"action-cards": "actions"}), 0, 3, 4) is None

@@ -34,6 +34,7 @@ class TrickZone(ZoneKind):
     name = "trick"
     says = "the cards played to the current trick, each with its player, in the order played"
     owners = ("shared",)
+    names_next_player = True          # the winner of a trick leads the next
     restrictions = {"tricks.winner.among": "every card of the trick competes by highest",
                     "tricks.count": "nobody counts the tricks each player won",
                     "tricks.size": "a trick holds one card of every player"}
