@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from rulings import kernel, players
+from rulings import kernel, players, scenario
 from rulings.kernel import Move, Refusal, codec
 from rulings.spec import load
 
@@ -286,3 +286,28 @@ def test_scenario_round_trip(tick):
     assert back.zones == mid.zones and back.counters == mid.counters and back.spec.chosen["tick"] == "top-only"
     for m in kernel.legal_moves(mid):
         assert codec.move_from_doc(spec, codec.move_to_doc(spec, m)) == m
+
+
+def _level8_adding(level, laid, card, seat, meld):
+    doc = {"format": 1, "game": "level8", "players": 3, "dealer": 2, "to_play": 1, "phase": "play",
+           "turns_finished": 4, "level": level, "hands": [["y7", "y8"], ["o7", "r11", card], ["g1", "g2"]],
+           "laid": laid, "discards": [["y1"], ["b9"], ["p12"]], "stock": {"top": [], "rest": "deck"},
+           "move": {"add_cards": {"cards": [card], "seat": seat, "meld": meld}}}
+    return scenario.judge(scenario.load(doc))
+
+
+def test_a_meld_added_to_stays_of_the_kind_it_was_laid_as_not_of_any_kind_its_cards_form():
+    """Level 8's wild-meaning-kept: b1 b2 b3, laid for level 1 (two runs), is also a
+    one-colour group, but it was laid as a run, so b12 (which would leave one colour and
+    no run) is refused, by that clause; b4 keeps it a run."""
+    laid = [[], [["b1", "b2", "b3"], ["p5", "p6", "p7"]], []]
+    no = _level8_adding([1, 1, 1], laid, "b12", 1, 0)
+    assert no.legal is False and no.refused.clauses[0] == "wild-meaning-kept", no.refused
+    assert "no longer be a run" in no.refused.why and "colour" in no.refused.why
+    assert _level8_adding([1, 1, 1], laid, "b4", 1, 0).legal is True
+    # level 3 is a run of three and four of one colour: r1 r2 r3 r4 could fill either by
+    # itself, but b2 b5 b7 b8 can only be the colour, so the four reds are the run
+    laid3 = [[], [["r1", "r2", "r3", "r4"], ["b2", "b5", "b7", "b8"]], []]
+    assert _level8_adding([1, 3, 1], laid3, "r9", 1, 0).legal is False
+    assert _level8_adding([1, 3, 1], laid3, "r5", 1, 0).legal is True
+    assert _level8_adding([1, 3, 1], laid3, "b12", 1, 1).legal is True

@@ -24,7 +24,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from ... import reference
 from .. import args, flow, trace
 from ..registry import Arg, Mechanic, ZoneKind, cards_tuple, need_hand, register, whole
-from ..rules import Move as MoveDecl, Rules, rules
+from ..rules import Move as MoveDecl, Rules, Undecided, rules
 from ..state import Refusal, State, cards_of, counts, remove
 
 
@@ -354,6 +354,44 @@ def lay_options(state: State, decl: MoveDecl) -> list[tuple[int, ...]]:
 
 # ---- extending a laid meld ------------------------------------------------------------------
 
+def laid_kinds(state: State, r: Rules, decl: MoveDecl, seat: int, group: int) -> frozenset:
+    """The kinds a laid meld can have been laid as: a kind it is, and that the slot of the
+    contract it filled names. The laid melds of `seat` are matched to the required melds
+    of the contract that seat is held to (the lay into the same zone, by its `contract`),
+    each to one required meld of a kind it is and a size it fits; a meld no required one
+    takes is an extra, of any kind an extra may be. Where no matching exists (a table set
+    up by hand) or no contract holds the lay, every kind the cards form."""
+    spec = state.spec
+    melds = state.zone(decl.f["to"], seat)
+    kinds = [group_kinds(spec, g) for g in melds]
+    lays = [m for m in r.moves.values() if m.mechanic == "lay" and m.f.get("to") == decl.f["to"]
+            and m.f.get("contract") is not None]
+    contract = None
+    if len(lays) == 1:
+        try:
+            contract = contract_of(state, lays[0], seat)
+        except Undecided:
+            contract = None
+    if contract is None or not contract.required or len(contract.required) > len(melds):
+        return kinds[group]
+    required = list(contract.required)
+    extra_kinds = frozenset(k for slot in contract.extras for k in slot.kinds)
+    found: set = set()
+
+    def fits(slot, g: int) -> frozenset:
+        return kinds[g] & frozenset(slot.kinds) if slot.fits(len(melds[g])) else frozenset()
+
+    for chosen in itertools.permutations(range(len(melds)), len(required)):
+        each = [fits(slot, g) for slot, g in zip(required, chosen)]
+        if not all(each):
+            continue
+        if group in chosen:
+            found |= each[chosen.index(group)]
+        else:
+            found |= (kinds[group] & extra_kinds) if extra_kinds else kinds[group]
+    return frozenset(found) or kinds[group]
+
+
 def extend(state: State, r: Rules, decl: MoveDecl, cards: tuple[int, ...], seat: int | None,
            group: int | None) -> State | Refusal:
     me = state.current
@@ -370,14 +408,19 @@ def extend(state: State, r: Rules, decl: MoveDecl, cards: tuple[int, ...], seat:
         return Refusal((decl.clause,), f"seat {seat} has no meld {group}")
     old = melds[group]
     new = tuple(sorted(old + tuple(cards)))
-    was = group_kinds(state.spec, old)
+    was = laid_kinds(state, r, decl, seat, group) if decl.f.get("stays") == "same_kind" else \
+        group_kinds(state.spec, old)
     now = group_kinds(state.spec, new)
     if "stays" in decl.f:
         trace.rest(r.clause(f"moves.{decl.id}.stays"), "whether a meld added to must stay of its kind")
     if not (was & now if decl.f.get("stays") == "same_kind" else now):
         kinds = sorted(was) or ["no kind"]
         cl = (decl.clause,) + tuple(state.spec.meld_kinds[k].clause for k in kinds if k in state.spec.meld_kinds)
-        return Refusal(tuple(dict.fromkeys(cl)), f"the meld would no longer be a {' or '.join(kinds)}")
+        why = f"the meld would no longer be a {' or '.join(kinds)}"
+        if now:               # still a meld, of another kind: the clause that keeps its kind refuses it
+            cl = (r.clause(f"moves.{decl.id}.stays"),) + cl
+            why += f" (it would be a {' or '.join(sorted(now))}, and a meld added to stays of its kind)"
+        return Refusal(tuple(dict.fromkeys(cl)), why)
     if sum(left) == 0:
         trace.rest(r.clause("go_out.discard"), "whether a player may go out without a final discard")
         if r.get("go_out.discard") == "required":
@@ -407,7 +450,8 @@ def extend_options(state: State, decl: MoveDecl) -> list[tuple[int, int, int]]:
             continue
         for s in seats:
             for i, g in enumerate(state.zone(decl.f["to"], s)):
-                was = group_kinds(state.spec, g)
+                was = laid_kinds(state, r, decl, s, i) if decl.f.get("stays") == "same_kind" else \
+                    group_kinds(state.spec, g)
                 now = group_kinds(state.spec, tuple(sorted(g + (t,))))
                 if was & now if decl.f.get("stays") == "same_kind" else now:
                     with trace.tracing(False):
