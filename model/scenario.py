@@ -323,7 +323,9 @@ def judge(scenario: Scenario) -> Judgement:
             # a refusal names the rule it breaks: where the kernel names none, the clause
             # that says what the move is
             named = tuple(c for c in out.clauses if c)
-            decl = kernel.rules(spec).moves.get(move.id)
+            r = kernel.rules(spec)
+            decl = r.moves.get(move.id)
+            named = _led_here_first(r, state, decl, scenario.moves[len(steps) - 1].id if steps else None, named)
             steps.append(Step(raw, False, out.why, named or ((decl.clause,) if decl else ()), basis))
             legal = False
             break
@@ -332,6 +334,19 @@ def judge(scenario: Scenario) -> Judgement:
         state = out
     return Judgement(spec, legal, steps, list(merged.values()), ends,
                      to_scenario(state) if legal else None, state if legal else None)
+
+
+def _led_here_first(r, state: State, decl, prev_id: str | None, named: tuple) -> tuple:
+    """A move refused because the turn is in another part names the clauses that put the
+    turn there; where the scenario's previous move did (its `then`), that move's clause is
+    the one the refused move breaks, and comes first."""
+    if decl is None or decl.phase == state.phase or prev_id is None:
+        return named
+    prev = r.moves.get(prev_id)
+    if prev is None or prev.then != state.phase:
+        return named
+    led = r.clause(f"moves.{prev.id}.then")
+    return (led,) + tuple(c for c in named if c != led) if led in named else named
 
 
 def check_expect(j: Judgement, expect: Mapping | None) -> list[str]:

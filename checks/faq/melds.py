@@ -12,6 +12,7 @@ from rulings.spec import Spec
 from .entry import Entry
 from .flags import collect, reading_sentences
 from .questions import ContrastError, FaqError, form_name, question_kind
+from .outcome import clause_words
 from .words import Words, first_sentence, lower_first, plural, ref, verbatim
 
 # ---------------------------------------------------------------------------------------
@@ -62,9 +63,10 @@ def _why_not(words: Words, z, about=()) -> str:
     spec = words.spec
 
     def said(x):
-        why = lower_first(x.why.rstrip("."))
         own = x.clause in spec.clauses and x.why.startswith(first_sentence(spec.says(x.clause)))
-        return verbatim(why) if own else why       # a clause's paraphrase is the game's words already
+        if own:               # a clause's paraphrase is the game's words already: all of it, when short
+            return verbatim(lower_first(clause_words(spec, x.clause)))
+        return lower_first(x.why.rstrip("."))
 
     return "; ".join(said(x) + f" ({ref(x.clause)})" for x in core)
 

@@ -65,8 +65,68 @@ def explain_refusal(words: Words, judged: Judged, k: int) -> str:
             step.why.startswith(f"{mid} is allowed only when ") or step.why.startswith(f"no {mid} when ")):
         # the kernel gives the condition as written in the spec (an expression): a reader
         # gets the rule it stands for, in the clause's own paraphrase
-        return verbatim(lower_first(first_sentence(spec.clauses[step.clauses[0]].says)).rstrip("."))
+        rule = verbatim(lower_first(clause_words(spec, step.clauses[0])))
+        here = _failing_parts(words, state, decl, step.why) if state is not None and not state.over else []
+        return f"{rule}; here {join_and(here)}" if here else rule
     return step.why
+
+
+def _failing_parts(words: Words, state, decl, why: str) -> list[str]:
+    """The parts of a move's condition (`only_if: A and B and ...`) that do not hold in
+    the situation, said in words where their shape is one of the few said so (whether a
+    move can be made, whether a zone is empty); a part of another shape is left unsaid."""
+    import ast
+
+    from rulings.kernel.env import evaluate
+
+    r = kernel.rules(state.spec)
+    field = "only_if" if why.startswith(f"{decl.id} is allowed only when ") else "unless"
+    text = decl.f.get(field)
+    if not isinstance(text, str):
+        return []
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return []
+    parts = tree.values if field == "only_if" and isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) \
+        else [tree]
+    seat, out = state.current, []
+    for part in parts:
+        said = _said_part(words, r, part, seat)
+        if said is None:
+            continue
+        holds, shown = said
+        expr = r.expression(f"moves.{decl.id}.{field}", ast.unparse(part), card=True, want="bool")
+        if expr is None or "card" in expr.names:
+            continue
+        value = bool(evaluate(expr, state, seat))
+        if value != (field == "only_if"):
+            out.append(shown[value])
+    return out
+
+
+def _said_part(words: Words, r, part, seat: int):
+    """(the part, {its value: how the situation is said when the part has that value}), for
+    `can(M)`, `not can(M)`, `size(Z) == 0` and `size(Z) > 0`; None for other shapes."""
+    import ast
+
+    neg = isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)
+    inner = part.operand if neg else part
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "can" and \
+            len(inner.args) == 1 and isinstance(inner.args[0], ast.Name) and inner.args[0].id in r.moves:
+        do = words.move_do(inner.args[0].id)
+        could, cannot = f"seat {seat} could {do}", f"seat {seat} cannot {do}"
+        return part, ({True: cannot, False: could} if neg else {True: could, False: cannot})
+    if not neg and isinstance(inner, ast.Compare) and len(inner.ops) == 1 and isinstance(inner.left, ast.Call) and \
+            isinstance(inner.left.func, ast.Name) and inner.left.func.id == "size" and len(inner.left.args) == 1 and \
+            isinstance(inner.left.args[0], ast.Name) and inner.left.args[0].id in r.zones and \
+            isinstance(inner.comparators[0], ast.Constant) and \
+            inner.comparators[0].value == 0 and isinstance(inner.ops[0], (ast.Eq, ast.Gt)):
+        zone = words.zone(inner.left.args[0].id)
+        empty, not_empty = f"the {zone} is empty", f"the {zone} is not empty"
+        return part, ({True: empty, False: not_empty} if isinstance(inner.ops[0], ast.Eq)
+                      else {True: not_empty, False: empty})
+    return None
 
 
 # ---------------------------------------------------------------------------------------

@@ -62,3 +62,21 @@ def test_a_draw_from_an_empty_pile_says_the_pile_is_empty(faqs):
     # a draw from a pile that holds cards is named as before
     moves = [s["move"] for e in faqs("tick").entries for s in (e.example or {}).get("steps", [])]
     assert "drawing from the stock" in moves and "drawing from the stock with the stock empty" in moves
+
+
+def test_a_refusal_says_which_part_of_the_moves_condition_fails_and_cites_what_breaks(faqs):
+    """Crazy Eights' pass is allowed only with the stock empty and nothing to play: after a
+    draw, the reason says that here the stock still holds cards and seat 1 could play.
+    The reason quotes a short clause whole (Level 8: runs do not wrap from 15 to 1);
+    a move out of its part of the turn cites the move that led there (Sequence Numbers);
+    a joker won with a tile from the table cites the rule on the swap (Rummikub)."""
+    c8 = {e.id: e for e in faqs("crazy-eights").entries}
+    assert "here the stock is not empty and seat 1 could play a card" in c8["keep-drawn-card"].ruling
+    assert "here the stock is not empty" in c8["pass-with-stock"].ruling
+    l8 = {e.id: e for e in faqs("level8").entries}
+    assert "15 is not followed by 1" in l8["run-round-the-corner"].ruling
+    seq = {e.id: e for e in faqs("sequence-numbers").entries}
+    assert seq["minus-then-cover"].clauses[0] == "minus-then-draw"
+    rk = {e.id: e for e in faqs("rummikub").entries}
+    swap = rk["joker-swap-from-table"]
+    assert swap.clauses[0] == "joker-swap" and "comes from the table" in swap.ruling

@@ -101,7 +101,11 @@ def test_joker_rules(rk):
     s = position(swap_any, [["b10", "b11", "o1"], ["b1", "b5", "k8"]], "r3 r4 r5 r6 | k6 o6 J")
     assert not isinstance(kernel.apply(s, play(swap_any, "r3 r4 r5 | k6 o6 r6 | J b10 b11")), Refusal)
     s = position(rk, [["b10", "b11", "o1"], ["b1", "b5", "k8"]], "r3 r4 r5 r6 | k6 o6 J")
-    assert isinstance(kernel.apply(s, play(rk, "r3 r4 r5 | k6 o6 r6 | J b10 b11")), Refusal)
+    out = kernel.apply(s, play(rk, "r3 r4 r5 | k6 o6 r6 | J b10 b11"))
+    # the joker was swapped for a tile it stands for, from the table: the swap's own rule
+    # (a tile from the rack) refuses it, and says so, not the lock on the joker's meld
+    assert isinstance(out, Refusal) and out.clauses[0] == "joker-swap", out
+    assert "from the hand" in out.why and "from the table" in out.why
 
 
 def test_going_out_ends_the_hand_and_the_winner_collects_the_other_racks(rk):

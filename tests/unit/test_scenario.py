@@ -295,3 +295,22 @@ def test_a_null_sizes_or_result_expectation_asks_only_for_a_resulting_situation(
     r = CliRunner().invoke(main, ["judge", "tick", str(p)])
     assert r.exit_code == 0, r.output
     assert "expectation met" in r.output
+
+
+def test_a_move_out_of_its_part_of_the_turn_cites_the_move_that_led_there_first():
+    """Sequence Numbers: after a Minus card takes a chip off, the turn goes on to the draw
+    (minus-then-draw, the uncover move's `then`); covering the cleared space then breaks
+    that clause first, not the clause of the draw phase or of playing a card."""
+    from rulings.checks.faq.judge import document
+    from rulings.checks.faq.questions import questions_path, read_questions
+
+    spec = load("sequence-numbers")
+    q = next(q for q in read_questions(questions_path("sequence-numbers"))["questions"]
+             if q["id"] == "minus-then-cover")
+    j = sc.judge(sc.load(document(spec, q["scenario"]), spec))
+    assert [s.legal for s in j.steps] == [True, False]
+    assert j.refused.clauses[0] == kernel.rules(spec).clause("moves.uncover.then") == "minus-then-draw"
+    alone = dict(document(spec, q["scenario"]), phase="draw")           # no move led there in the scenario
+    alone.pop("moves")
+    alone["move"] = q["scenario"]["moves"][1]
+    assert sc.judge(sc.load(alone, spec)).refused.clauses[0] != "minus-then-draw"

@@ -272,7 +272,7 @@ def check_lay(state: State, decl: MoveDecl, cards: Sequence[int]) -> Refusal | N
             return Refusal((r.clause("go_out.discard"),) + _ending_moves(r, decl.phase)[:1],
                            "going out needs one card kept for the move that ends the turn")
     if n_left <= 1 and not flow.may_go_out(state):
-        return Refusal((r.clause("go_out.when"),), "nobody may go out yet")
+        return Refusal((r.clause("go_out.when"),), _too_soon(n_left))
     return None
 
 
@@ -392,6 +392,13 @@ def laid_kinds(state: State, r: Rules, decl: MoveDecl, seat: int, group: int) ->
     return frozenset(found) or kinds[group]
 
 
+def _too_soon(left: int) -> str:
+    """Why a lay that would leave the hand empty, or holding only the card that goes out,
+    is refused while nobody may go out yet."""
+    leaves = "the hand empty" if left == 0 else "only the last card, to go out with"
+    return f"these cards would leave {leaves}, and nobody may go out yet"
+
+
 def extend(state: State, r: Rules, decl: MoveDecl, cards: tuple[int, ...], seat: int | None,
            group: int | None) -> State | Refusal:
     me = state.current
@@ -427,7 +434,7 @@ def extend(state: State, r: Rules, decl: MoveDecl, cards: tuple[int, ...], seat:
             return Refusal((r.clause("go_out.discard"),) + _ending_moves(r, decl.phase)[:1],
                            "going out needs one card kept for the move that ends the turn")
     if sum(left) <= 1 and not flow.may_go_out(state):
-        return Refusal((r.clause("go_out.when"),), "nobody may go out yet")
+        return Refusal((r.clause("go_out.when"),), _too_soon(sum(left)))
     melds = melds[:group] + (new,) + melds[group + 1:]
     state = state.with_zone(r.hand.id, left).with_zone(decl.f["to"], melds, seat)
     state = state.replace(phase=decl.then)

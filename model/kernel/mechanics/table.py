@@ -151,9 +151,16 @@ def _check_wilds(state, r, decl, old: Table, new: Table, placed: tuple) -> Refus
             used[hit] = True
             continue
         won = _swap(spec, mc, wilds, free, used, placed, swap) if swap else None
+        shown = ' '.join(spec.cards.tokens(counts(m, len(types))))
+        if won is None and swap and swap.get("from") == "hand" and \
+                _swap(spec, mc, wilds, free, used, placed, dict(swap, **{"from": None})) is not None:
+            # the wild was swapped for the card it stands for, but that card came from the table
+            return Refusal((r.clause(f"{where}.swap"), r.clause(f"{where}.wild_locks")),
+                           f"the wild of the meld {shown} is won only with a card from the hand; the card put in "
+                           "its place here comes from the table")
         if won is None:
             cl = (r.clause(f"{where}.wild_locks"),) + ((r.clause(f"{where}.swap"),) if swap else ())
-            return Refusal(cl, f"the meld {' '.join(spec.cards.tokens(counts(m, len(types))))} holds a wild: no card "
+            return Refusal(cl, f"the meld {shown} holds a wild: no card "
                                "may be taken out of it" + (" except the wild, swapped for the card it stands for"
                                                            if swap else ""))
         i, wild = won
