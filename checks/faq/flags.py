@@ -96,6 +96,10 @@ def collect(spec: Spec, about, consulted, answer_under: Callable[[str, str], tup
             f = reading_flag(spec, cid, lambda name: answer_under(cid, name), main_answer, about)
             if f is not None:
                 out.append(f)
+            elif c.assumption and cid in about:
+                # the question asks about a point the rulebook is silent on: every reading
+                # the spec names answers alike, but the answer still rests on its assumption
+                out.append(assumption_flag(spec, cid, True))
         elif c.assumption and (cid in consulted or cid in about):
             out.append(assumption_flag(spec, cid, cid in about))
     return out

@@ -80,3 +80,15 @@ def test_a_refusal_says_which_part_of_the_moves_condition_fails_and_cites_what_b
     rk = {e.id: e for e in faqs("rummikub").entries}
     swap = rk["joker-swap-from-table"]
     assert swap.clauses[0] == "joker-swap" and "comes from the table" in swap.ruling
+
+
+def test_a_question_about_a_point_the_rulebook_is_silent_on_says_so_whatever_the_readings(faqs):
+    """Tick's stalled-level: both readings the spec names end the level, so none answers
+    otherwise, but the answer rests on the assumption (the rulebook never considers a
+    level nobody can finish) and says so. Level 8's level-set-size is an assumption, not
+    a fact of FACTS.md, which does not say how many cards a level's combination holds."""
+    tick = {e.id: e for e in faqs("tick").entries}
+    assert [(f.clause, f.kind) for f in tick["stalled-level"].flags if f.main] == [("stalled-level", "assumption")]
+    l8 = {e.id: e for e in faqs("level8").entries}
+    assert ("level-set-size", "assumption") in [(f.clause, f.kind) for f in l8["pair-as-triple"].flags]
+    assert faqs("level8").spec.clauses["level-set-size"].assumption
