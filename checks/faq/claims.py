@@ -122,6 +122,10 @@ def _check_entry(spec, words, q, cid, c, f, what, args, said) -> Entry:
             f"the rulebook's statement would be {'true' if h else 'false'}"
 
     consulted = [x for x in f.clauses if x in spec.clauses]
+    if what == "meld" and args.get("level") is not None:
+        # the decision of a hand rests on every clause of its contract (the readings of how
+        # a level's combinations are counted among them), whether the check named it or not
+        consulted += [x for x in spec.contract(level=args["level"]).clauses if x in spec.clauses and x not in consulted]
     flags = collect(spec, list(q.get("about", [])), consulted, alt, answer) if what in ("deck_cards", "meld") else []
     ex = {"kind": "claim", "setting": f"Found by {f.method}.", "rows": []}
     if what == "meld":

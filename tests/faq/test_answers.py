@@ -92,3 +92,8 @@ def test_a_question_about_a_point_the_rulebook_is_silent_on_says_so_whatever_the
     l8 = {e.id: e for e in faqs("level8").entries}
     assert ("level-set-size", "assumption") in [(f.clause, f.kind) for f in l8["pair-as-triple"].flags]
     assert faqs("level8").spec.clauses["level-set-size"].assumption
+    # the rulebook's example runs (4-5-6 and 8-9-10-11) make level 1's runs of three only
+    # if a combination may hold more cards than the level names: the answer says so
+    runs = l8["example-runs"]
+    assert [(f.clause, f.kind) for f in runs.flags] == [("level-set-size", "assumption")]
+    assert "“exactly”, the rulebook's statement would be false" in runs.ruling
