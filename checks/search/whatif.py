@@ -302,8 +302,10 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
     texts found through `texts` or RULINGS_RULEBOOKS) are searched first; each alternative
     is a chunk of work (`whatif_chunk`) played wherever `workers`/`executor`/
     `scheduler` say (`rulings.executor`), merged in the alternatives' order. `limit` (None:
-    no limit) is the sweep's budget in alternatives: the first `limit` are searched, each
-    within `budget`; the rest are listed unsearched, the same ones on every run.
+    no limit) is the sweep's budget in alternatives searched in play, each within `budget`
+    (a declared reading, or a way of writing that the schema rejects, does not count): the
+    first ones in order until `limit` have been, the rest listed unsearched, the same ones
+    on every run.
 
     With the texts, an alternative some word supports that play notices is a proposed
     reading (kind `proposed`); those no word supports are summed up in the note, one line
@@ -317,20 +319,33 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
     alts = [a for a in alternatives(spec) if only is None or a.clause in only]
     supported = {a.key for a in alts if ts.support(a)}
     alts = [a for a in alts if a.key in supported] + [a for a in alts if a.key not in supported]
-    searched, left = (alts, []) if limit is None else (alts[:limit], alts[limit:])
     key = ex.spec_key(spec)
-    jobs = [(key, alt, budget) for alt in searched]
+    # the budget counts alternatives searched in play: a declared reading or a way of writing
+    # the clause that the schema rejects costs none of it. Batches in the alternatives' order
+    # until `limit` have been searched, so the same ones are searched on every run.
+    searched: list = []
+    results: list = []
+    notes: list[str] = []
+    left, counted = list(alts), 0
+    while left and (limit is None or counted < limit):
+        take = left if limit is None else left[:limit - counted]
+        left = left[len(take):]
+        done = len(searched)
 
-    def step(k: int) -> None:
-        progress(f"what-if: {k} of {len(searched)} alternatives searched")
+        def step(k: int, done=done, n=len(take)) -> None:
+            progress(f"what-if: {done + k} of {done + n} alternatives searched")
 
-    out = ex.run(whatif_chunk, jobs, executor=executor, workers=workers, scheduler=scheduler,
-                 progress=step if progress else None)
+        out = ex.run(whatif_chunk, [(key, alt, budget) for alt in take], executor=executor, workers=workers,
+                     scheduler=scheduler, progress=step if progress else None)
+        searched += take
+        results += out.results
+        notes += [n for n in out.notes if n not in notes]
+        counted += sum(what not in ("declared", "rejected") for what, _ in out.results)
     findings: list[Finding] = []
     loud: dict = {}
     declared = rejected = 0
     quiet: list[str] = []
-    for alt, (what, said) in zip(searched, out.results):
+    for alt, (what, said) in zip(searched, results):
         if what == "finding":
             loud[alt.key] = said
             if not ts.ran:
@@ -362,8 +377,8 @@ def whatif_findings(spec: Spec, limit: int | None = SWEEP, budget: Budget = WHAT
             note += "; " + "; ".join(lines)
     if quiet:
         note += "; not told apart: " + ", ".join(quiet)
-    if out.notes:
-        note += "; " + "; ".join(out.notes)
+    if notes:
+        note += "; " + "; ".join(notes)
     return findings, note
 
 

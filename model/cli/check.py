@@ -20,9 +20,9 @@ from .scale import scale_options
               help="Largest hand (cards) explored exhaustively by the reading and conflict checks.")
 @click.option("--reading", "readings", multiple=True, metavar="CLAUSE=READING", help=READING_HELP)
 @click.option("--what-if-limit", "whatif_limit", type=click.IntRange(0, None), default=None,
-              help="How many what-if alternatives are searched, in their order (the rest are listed "
-                   "unsearched; default 120); 0: every alternative. A budget in units of work: the same "
-                   "findings on every run.")
+              help="How many what-if alternatives are searched in play, in their order (declared readings "
+                   "and alternatives the schema rejects do not count; the rest are listed unsearched; default "
+                   "120); 0: every alternative. A budget in units of work: the same findings on every run.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the same as --format json).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="text; json; html: a report page (cards drawn, findings grouped by rulebook line, each "

@@ -130,3 +130,17 @@ def test_a_spec_shipping_its_rules_text_has_its_alternatives_built(tmp_path, mon
             except Exception as e:      # the schema may reject some; never for the rulebook
                 assert "not found" not in str(e), e
     assert loaded > 0
+
+
+def test_a_declared_reading_costs_none_of_the_what_if_budget():
+    """Tick's lay-when-able has two alternatives: compulsory (a reading the spec declares)
+    and the clause dropped. A budget of one alternative searches the dropped clause in
+    play; the declared reading is counted as declared, and nothing is left unsearched."""
+    spec = load("tick")
+    found, note = whatif_findings(spec, limit=1, budget=WHATIF.but(hands=2000), only=["lay-when-able"],
+                                  texts="/nonexistent")
+    assert "1 already declared readings" in note
+    assert "1 not told apart" in note and "lay-when-able (the clause dropped)" in note
+    assert "unsearched" not in note
+    _, spent = whatif_findings(spec, limit=0, only=["lay-when-able"], texts="/nonexistent")
+    assert "left 2 unsearched" in spent
