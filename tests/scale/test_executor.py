@@ -126,8 +126,12 @@ def _interrupted(extra: list[str], start: float, settle: float, within: float) -
     import time
 
     psutil = pytest.importorskip("psutil", reason="installed with distributed (the test extra)")
+    # started as from a shell, with Ctrl-C's default action: a signal ignored in the test
+    # process (something earlier in this pytest worker may have set SIGINT to SIG_IGN, which
+    # a child inherits through exec) would leave the command deaf to Ctrl-C
     p = subprocess.Popen([str(BIN / "rulings"), "simulate", "tick", "--players", "4", "--games", "400",
-                          "--workers", "2", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                          "--workers", "2", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     me = psutil.Process(p.pid)
     deadline = time.monotonic() + start
     while len(me.children(recursive=True)) < 2 and time.monotonic() < deadline:
