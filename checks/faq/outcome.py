@@ -3,6 +3,7 @@ legal one does (its effects, the answer to "what happens?"), and the sentence th
 rules on it."""
 from __future__ import annotations
 
+import ast
 from typing import Mapping
 
 
@@ -75,8 +76,6 @@ def _failing_parts(words: Words, state, decl, why: str) -> list[str]:
     """The parts of a move's condition (`only_if: A and B and ...`) that do not hold in
     the situation, said in words where their shape is one of the few said so (whether a
     move can be made, whether a zone is empty); a part of another shape is left unsaid."""
-    import ast
-
     from rulings.kernel.env import evaluate
 
     r = kernel.rules(state.spec)
@@ -92,10 +91,9 @@ def _failing_parts(words: Words, state, decl, why: str) -> list[str]:
         else [tree]
     seat, out = state.current, []
     for part in parts:
-        said = _said_part(words, r, part, seat)
-        if said is None:
+        shown = _said_part(words, r, part, seat)
+        if shown is None:
             continue
-        holds, shown = said
         expr = r.expression(f"moves.{decl.id}.{field}", ast.unparse(part), card=True, want="bool")
         if expr is None or "card" in expr.names:
             continue
@@ -105,18 +103,16 @@ def _failing_parts(words: Words, state, decl, why: str) -> list[str]:
     return out
 
 
-def _said_part(words: Words, r, part, seat: int):
-    """(the part, {its value: how the situation is said when the part has that value}), for
+def _said_part(words: Words, r, part, seat: int) -> dict | None:
+    """{the part's value: how the situation is said when the part has that value}, for
     `can(M)`, `not can(M)`, `size(Z) == 0` and `size(Z) > 0`; None for other shapes."""
-    import ast
-
     neg = isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)
     inner = part.operand if neg else part
     if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "can" and \
             len(inner.args) == 1 and isinstance(inner.args[0], ast.Name) and inner.args[0].id in r.moves:
         do = words.move_do(inner.args[0].id)
         could, cannot = f"seat {seat} could {do}", f"seat {seat} cannot {do}"
-        return part, ({True: cannot, False: could} if neg else {True: could, False: cannot})
+        return {True: cannot, False: could} if neg else {True: could, False: cannot}
     if not neg and isinstance(inner, ast.Compare) and len(inner.ops) == 1 and isinstance(inner.left, ast.Call) and \
             isinstance(inner.left.func, ast.Name) and inner.left.func.id == "size" and len(inner.left.args) == 1 and \
             isinstance(inner.left.args[0], ast.Name) and inner.left.args[0].id in r.zones and \
@@ -124,8 +120,8 @@ def _said_part(words: Words, r, part, seat: int):
             inner.comparators[0].value == 0 and isinstance(inner.ops[0], (ast.Eq, ast.Gt)):
         zone = words.zone(inner.left.args[0].id)
         empty, not_empty = f"the {zone} is empty", f"the {zone} is not empty"
-        return part, ({True: empty, False: not_empty} if isinstance(inner.ops[0], ast.Eq)
-                      else {True: not_empty, False: empty})
+        return ({True: empty, False: not_empty} if isinstance(inner.ops[0], ast.Eq)
+                else {True: not_empty, False: empty})
     return None
 
 

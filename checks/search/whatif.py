@@ -24,11 +24,11 @@ note, never called equivalent.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 import hashlib
 import re
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass
 import tempfile
 from pathlib import Path

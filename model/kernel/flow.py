@@ -63,7 +63,7 @@ def seat_after_turns(spec, dealer: int, n: int, turns: int, round_: int = 1) -> 
         step = r.step()
     except Undecided:             # the spec does not say which way play goes
         return None
-    first = dealer if r.get("turn.first") == "dealer" else (dealer + step) % n
+    first = dealer if r.get("turn.first") == "dealer" else next_seat(spec, dealer, n)
     return (first + turns * step) % n
 
 

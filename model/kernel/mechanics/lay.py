@@ -392,6 +392,14 @@ def laid_kinds(state: State, r: Rules, decl: MoveDecl, seat: int, group: int) ->
     return frozenset(found) or kinds[group]
 
 
+def _kinds_before(state: State, r: Rules, decl: MoveDecl, seat: int, group: int) -> frozenset:
+    """The kinds a laid meld is held to when added to: the kind it was laid as under
+    `stays: same_kind`, else every kind its cards form."""
+    if decl.f.get("stays") == "same_kind":
+        return laid_kinds(state, r, decl, seat, group)
+    return group_kinds(state.spec, state.zone(decl.f["to"], seat)[group])
+
+
 def _too_soon(left: int) -> str:
     """Why a lay that would leave the hand empty, or holding only the card that goes out,
     is refused while nobody may go out yet."""
@@ -415,8 +423,7 @@ def extend(state: State, r: Rules, decl: MoveDecl, cards: tuple[int, ...], seat:
         return Refusal((decl.clause,), f"seat {seat} has no meld {group}")
     old = melds[group]
     new = tuple(sorted(old + tuple(cards)))
-    was = laid_kinds(state, r, decl, seat, group) if decl.f.get("stays") == "same_kind" else \
-        group_kinds(state.spec, old)
+    was = _kinds_before(state, r, decl, seat, group)
     now = group_kinds(state.spec, new)
     if "stays" in decl.f:
         trace.rest(r.clause(f"moves.{decl.id}.stays"), "whether a meld added to must stay of its kind")
@@ -457,8 +464,7 @@ def extend_options(state: State, decl: MoveDecl) -> list[tuple[int, int, int]]:
             continue
         for s in seats:
             for i, g in enumerate(state.zone(decl.f["to"], s)):
-                was = laid_kinds(state, r, decl, s, i) if decl.f.get("stays") == "same_kind" else \
-                    group_kinds(state.spec, g)
+                was = _kinds_before(state, r, decl, s, i)
                 now = group_kinds(state.spec, tuple(sorted(g + (t,))))
                 if was & now if decl.f.get("stays") == "same_kind" else now:
                     with trace.tracing(False):
