@@ -1,19 +1,25 @@
 """How: two meld rule sets told apart by Z3, fewest cards first.
 
-For each hand size n = 1, 2, ... and each contract whose rules differ between the two
-specs, the solver of one spec is asked for a hand of n cards it may lay down whole (the
-hand left free, the deck's copies as its bounds); the other spec's solver then judges
-that hand. A hand legal under one and not the other is the witness; a hand legal under
-both is blocked and the solver asked again (a counterexample-guided loop), until the
+The smallest sizes (as long as they hold few hands) are enumerated hand by hand with the
+reference decider. Each larger size n is first settled at once by `prove_melds`, for each
+contract whose rules differ and both directions: a proof that no hand of n cards is laid
+down whole under one spec and not the other, or such a hand (judged again by both specs'
+deciders), which is then the smallest, every smaller size having been proven first.
+
+From the first size that proof leaves unknown (Z3's resource limit per query), a
+counterexample-guided loop takes over: the solver of one spec is asked for a hand of n
+cards it may lay down whole (the hand left free, the deck's copies as its bounds); the
+other spec's solver then judges that hand. A hand legal under one and not the other is
+the witness; a hand legal under both is blocked and the solver asked again, until the
 solver has no further hand of n cards: then every hand of n cards legal under either
 spec has been judged under both, so no hand of n cards tells them apart. Both directions
-are searched, so a witness found after every smaller size was searched in full has the
-fewest cards. A first pass gives every size a few hands (so a level of 7 or 12 cards is
+are searched. A first pass gives every size a few hands (so a level of 7 or 12 cards is
 reached when a smaller size holds more legal hands than the budget can judge); then
 sizes are completed smallest first. A budget of hands proposed (units of work, never
-seconds) stops the search and says at which size; nothing past the last size searched in full is claimed. A witness found before the
-smaller sizes were completed is handed to `prove_melds`, where Z3 settles each smaller
-size at once; the answer says "smallest: proven" or "smallest found, not proven".
+seconds) stops the loop and says at which size; nothing past the last size searched in
+full is claimed. A witness the loop finds before the smaller sizes were completed goes
+back to `prove_melds` for them; the answer says "smallest: proven" or "smallest found,
+not proven".
 """
 from __future__ import annotations
 
@@ -43,6 +49,7 @@ class MeldSearch:
     max_cards: int = 0
     enumerated: int = 0       # hands of the smallest sizes judged by plain enumeration first
     proof: str = ""           # with a witness: whether Z3 proved no smaller hand differs (`prove_melds`)
+    at_once: tuple = ()       # (first, last): the sizes Z3 settled at once before any hand was proposed
 
     def how(self, game: str) -> str:
         if self.found is not None and self.enumerated and self.hands == self.enumerated:
@@ -59,6 +66,15 @@ class MeldSearch:
         unk = f"; Z3 answered unknown {self.unknown} time(s)" if self.unknown else ""
         first = (f"every hand of the smallest sizes enumerated with the reference decider ({self.enumerated} "
                  "hands), then " if self.enumerated else "")
+        if self.at_once:
+            lo, hi = self.at_once
+            sizes = f"{lo} to {hi} cards" if hi > lo else f"{lo} cards"
+            first += (f"Z3, fewest cards first, each size at once ({sizes}), for every contract whose rules differ, "
+                      "both directions: a hand one spec lays down whole and the other does not, or a proof that "
+                      "there is none" + ("" if self.hands else f"{'; ' + self.proof if self.proof else ''}{unk}"))
+            if not self.hands:
+                return first
+            first += "; then "
         return (f"{first}Z3, fewest cards first: for each hand size up to {self.max_cards} and each contract whose rules "
                 f"differ, every {game} hand one spec lays down whole was proposed by its solver and judged by the "
                 f"other's ({self.hands} hands), both directions; hands of 1 to {self.size_reached} cards searched "
@@ -181,7 +197,8 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     """The fewest-cards hand (then the first contract) whose whole lay-down one spec
     allows and the other does not.
 
-    A first pass gives each (size, contract, direction) a few hands, so that a level of
+    Past the enumerated sizes, Z3 settles each size at once (`prove_smallest`) until a
+    witness or a size it leaves unknown; the loop then searches from that size. A first pass gives each (size, contract, direction) a few hands, so that a level of
     many cards is reached even where smaller sizes hold more legal hands than the budget
     can judge; every size is then searched in full, smallest first, until a witness has
     no smaller size left unsearched (or the budget ends: `complete` then says whether the
@@ -212,6 +229,28 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
             return MeldSearch((hand, k, la, lb), ex.size_reached - 1, ex.hands, True, time.perf_counter() - t0,
                               0, max_cards, enumerated)
         upto = ex.size_reached
+    # the sizes past the enumeration: Z3 settles each at once (`prove_melds`: no hand of that
+    # size differs, or one that does), smallest first; the hand-by-hand loop below takes over
+    # from the first size it leaves unknown (within `rlimit` a query)
+    settled: tuple = ()
+    stuck, stuck_proof = None, None
+    if names and upto < max_cards:
+        least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
+        pr = prove_smallest(spec_a, spec_b, names, least, max_cards + 1, upto, deck, rlimit=rlimit)
+        at_once = upto
+        while pr.sizes.get(at_once + 1) == "proven":
+            at_once += 1
+        if pr.smaller is not None and _confirmed(spec_a, spec_b, pr.smaller):
+            n = sum(pr.smaller[0])
+            return MeldSearch(pr.smaller, at_once, 0, True, time.perf_counter() - t0, 0, max_cards, enumerated,
+                              f"smallest: proven (no hand of fewer than {n} cards differs: {pr.summary()})",
+                              (upto + 1, n))
+        if pr.proven:
+            return MeldSearch(None, max_cards, 0, True, time.perf_counter() - t0, 0, max_cards, enumerated,
+                              f"no hand of {upto + 1} to {max_cards} cards differs ({pr.summary()})",
+                              (upto + 1, max_cards))
+        settled, upto = ((upto + 1, at_once) if at_once > upto else ()), at_once
+        stuck, stuck_proof = at_once + 1, pr
     tasks = [(n, k, side) for n in range(upto + 1, max_cards + 1) for k in names
              if min(_least(spec_a, k), _least(spec_b, k)) <= n for side in (True, False)]
     blocked: dict = {t: [] for t in tasks}
@@ -260,7 +299,9 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         n, _, hand, k, side = best
         found = (hand, k, True, False) if side else (hand, k, False, True)
         proof = ""
-        if reached < n - 1:         # the sizes the loop left: settled at once by Z3 (`prove_melds`)
+        if reached < n - 1 and stuck == reached + 1:     # the proof above could not settle that size
+            proof = stuck_proof.words()
+        elif reached < n - 1:         # the sizes the loop left: settled at once by Z3 (`prove_melds`)
             least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
             pr = prove_smallest(spec_a, spec_b, names, least, n, reached, deck, rlimit=rlimit)
             proof = pr.words()
@@ -271,9 +312,9 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
             if pr.proven:
                 reached = n - 1
         return MeldSearch(found, reached, counter[0], reached >= n - 1, time.perf_counter() - t0, unknown, max_cards,
-                          enumerated, proof)
+                          enumerated, proof, settled)
     return MeldSearch(None, reached, counter[0], not budget_hit and not unknown, seconds_used, unknown, max_cards,
-                      enumerated)
+                      enumerated, at_once=settled)
 
 
 __all__ = ["MeldSearch", "meld_difference_z3"]

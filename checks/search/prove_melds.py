@@ -41,7 +41,18 @@ class Proof:
     def words(self) -> str:
         if self.smaller is not None:
             return f"a hand of {sum(self.smaller[0])} cards differs (Z3 found it after proving every smaller size)"
-        done = [h for h in self.how if ": Z3 unknown" not in h and "budget" not in h]
+        summary = self.summary()
+        if self.proven:
+            return f"smallest: proven (no hand of fewer than {self.n} cards differs: {summary})"
+        open_ = [k for k, v in self.sizes.items() if v != "proven"]
+        stuck = [h for h in self.how if ": Z3 unknown" in h or "budget" in h]
+        return (f"smallest found, not proven: no proof for {', '.join(map(str, open_))}-card hands "
+                f"({'; '.join(stuck + ([summary] if summary else []))})")
+
+    def summary(self) -> str:
+        """How the sizes were settled: the sizes no contract can reach, the enumeration's,
+        and the count of queries Z3 settled by each method."""
+        done = [h for h in self.how if ": Z3 unknown" not in h and "budget" not in h and "found such a hand" not in h]
         methods: dict = {}
         for h in done:
             if h.count(": ") and not h.startswith(("1-", "no contract")):
@@ -49,14 +60,8 @@ class Proof:
                 methods[m] = methods.get(m, 0) + 1
         heads = [h for h in self.how if h.startswith(("1-", "no contract"))]
         settled = ", ".join(f"{v} by {k}" for k, v in methods.items())
-        summary = "; ".join(heads + ([f"Z3 settled {sum(methods.values())} (size, contract, direction) queries: "
-                                      f"{settled}"] if methods else []))
-        if self.proven:
-            return f"smallest: proven (no hand of fewer than {self.n} cards differs: {summary})"
-        open_ = [k for k, v in self.sizes.items() if v != "proven"]
-        stuck = [h for h in self.how if ": Z3 unknown" in h or "budget" in h]
-        return (f"smallest found, not proven: no proof for {', '.join(map(str, open_))}-card hands "
-                f"({'; '.join(stuck + ([summary] if summary else []))})")
+        return "; ".join(heads + ([f"Z3 settled {sum(methods.values())} (size, contract, direction) queries: "
+                                   f"{settled}"] if methods else []))
 
 
 def _consts(e) -> dict:
