@@ -127,9 +127,26 @@ def _one(spec_p, spec_q, name: str, k: int, deck, rlimit: int):
     if r == z3.unsat:
         return ("proven", "an exists-forall query unsat")
     if r == z3.sat:
-        m = s.model()
-        return ("witness", tuple(m.eval(p.H[t.index], True).as_long() for t in spec_p.cards.types))
+        return ("witness", _fewest_wilds(s, p, spec_p))
     return ("unknown", s.reason_unknown())
+
+
+def _hand(m, p, spec) -> tuple:
+    return tuple(m.eval(p.H[t.index], True).as_long() for t in spec.cards.types)
+
+
+def _fewest_wilds(s, p, spec) -> tuple:
+    """The witness of a sat query, with as few wild cards as a hand of its size can hold
+    and still differ (asked again with fewer, until Z3 says there is none or does not know):
+    the example then shows the rule asked about, not wild cards standing in for it."""
+    hand = _hand(s.model(), p, spec)
+    wilds = [p.H[t.index] for t in p.wild_types]
+    while wilds and sum(hand[t.index] for t in p.wild_types):
+        s.add(z3.Sum(wilds) < sum(hand[t.index] for t in p.wild_types))
+        if s.check() != z3.sat:
+            break
+        hand = _hand(s.model(), p, spec)
+    return hand
 
 
 def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, rlimit: int = 20_000_000) -> Proof:
