@@ -166,12 +166,14 @@ class Env(Mapping):
 
     def __init__(self, state, seat: int, extra: Mapping | None = None):
         self.state, self.seat = state, seat
-        self.extra = dict(extra) if extra else None
+        self.known = dict(extra) if extra else {}     # the names given, then each value read once
         self.getters = rules(state.spec).env_getters
 
     def __getitem__(self, name: str):
-        if self.extra and name in self.extra:
-            return self.extra[name]
+        try:
+            return self.known[name]
+        except KeyError:
+            pass
         get = self.getters.get(name)
         if get is None:
             st = self.state
@@ -179,7 +181,10 @@ class Env(Mapping):
             if get is None:
                 del self.getters[name]
                 raise KeyError(name)
-        return get(self.state, self.seat)
+        # an Env lives for one evaluation, in which the state does not change: a name read
+        # for every card of a count() is worked out once
+        value = self.known[name] = get(self.state, self.seat)
+        return value
 
     def __iter__(self):
         return iter(())
