@@ -85,7 +85,7 @@ def _frame(s, spec, H, k: int, deck) -> None:
         s.add(H[t.index] >= 0, H[t.index] <= (0 if t.special else deck[t.index]))
 
 
-def _one(spec_p, spec_q, name: str, k: int, deck, rlimit: int):
+def _one(spec_p, spec_q, name: str, k: int, deck, rlimit: int, polish: int | None = None):
     """("proven", how) | ("witness", hand) | ("unknown", why) for hands of k cards legal
     under spec_p's contract `name` and not under spec_q's."""
     cap = max(z3melds.CAPACITY_STEP, k)
@@ -127,6 +127,7 @@ def _one(spec_p, spec_q, name: str, k: int, deck, rlimit: int):
     if r == z3.unsat:
         return ("proven", "an exists-forall query unsat")
     if r == z3.sat:
+        s.set("rlimit", polish or rlimit)
         return ("witness", _fewest_wilds(s, p, spec_p))
     return ("unknown", s.reason_unknown())
 
@@ -149,9 +150,12 @@ def _fewest_wilds(s, p, spec) -> tuple:
     return hand
 
 
-def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, rlimit: int = 20_000_000) -> Proof:
+def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, rlimit: int = 20_000_000,
+                   polish: int | None = None) -> Proof:
     """Is no hand of searched+1 .. n-1 cards judged otherwise under any contract in
-    `names`? (`least[name]`: the fewest cards either spec's contract needs.)"""
+    `names`? (`least[name]`: the fewest cards either spec's contract needs; `polish`: the
+    resource limit of each query asking a witness found for fewer wild cards, `rlimit`
+    when None.)"""
     t0 = time.perf_counter()
     proof = Proof(n, False)
     for k in range(searched + 1, n):
@@ -161,7 +165,7 @@ def prove_smallest(spec_a, spec_b, names, least, n: int, searched: int, deck, rl
                 continue
             for side, (p, q) in (("a", (spec_a, spec_b)), ("b", (spec_b, spec_a))):
                 try:
-                    out = _one(p, q, name, k, deck, rlimit)
+                    out = _one(p, q, name, k, deck, rlimit, polish)
                 except (z3melds.Unsupported, ValueError, z3.Z3Exception) as e:
                     out = ("unknown", str(e))
                 which = f"{k} cards, {name}, legal under {'the first' if side == 'a' else 'the second'} spec only"
