@@ -38,6 +38,7 @@ class Grid:
     free_everyone: bool
     stripes: tuple[tuple[int, ...], ...]     # the spaces of every straight stripe at least `line` long
     lines: tuple[tuple[int, ...], ...]       # every window of `line` spaces on a stripe
+    through: tuple[tuple[int, ...], ...] = ()   # per space, the stripes (by index) it lies on
 
     @property
     def size(self) -> int:
@@ -77,7 +78,8 @@ def grid(numbers: Sequence[Sequence[int]], line: int, share: int, free_everyone:
                 if len(cells) >= line:
                     stripes.append(tuple(cells))
     lines = tuple(s[i:i + line] for s in stripes for i in range(len(s) - line + 1))
-    return Grid(rows, cols, flat, line, share, free_everyone, tuple(stripes), lines)
+    through = tuple(tuple(k for k, s in enumerate(stripes) if cell in s) for cell in range(rows * cols))
+    return Grid(rows, cols, flat, line, share, free_everyone, tuple(stripes), lines, through)
 
 
 def grid_of(board: Mapping) -> Grid:
@@ -92,7 +94,7 @@ def counts_for(g: Grid, board: Sequence[int], side: int, cell: int) -> bool:
 
 def full(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
     """Every line all of whose spaces count for the side."""
-    mine = [counts_for(g, board, side, c) for c in range(g.size)]
+    mine = _mine(g, board, side)
     return tuple(ln for ln in g.lines if all(mine[c] for c in ln))
 
 
@@ -134,24 +136,33 @@ def most_together(lines: Sequence[tuple[int, ...]], share: int) -> tuple[tuple[i
     return tuple(best)
 
 
+def _starts(g: Grid, stripe: tuple[int, ...], mine) -> list[int]:
+    """Where the lines counted on one stripe start: the earliest full window, then the
+    earliest one at least `line - share` further on, and so on. A window is full where the
+    run of the side's spaces ending at its last space is `line` long."""
+    step, line = max(g.line - g.share, 1), g.line
+    out, run, after = [], 0, 0          # after: the first start the next line may have
+    for j, c in enumerate(stripe):
+        run = run + 1 if mine[c] else 0
+        i = j - line + 1
+        if run >= line and i >= after:
+            out.append(i)
+            after = i + step
+    return out
+
+
+def _mine(g: Grid, board: Sequence[int], side: int) -> list[bool]:
+    """`counts_for` of every space, in one pass."""
+    fe = g.free_everyone
+    return [v == side or (fe and v == EMPTY and n == 0) for v, n in zip(board, g.numbers)]
+
+
 def held(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
     """The lines `side` holds, as many as count together (see the module's note)."""
     if g.share == 0:
         return most_together(full(g, board, side), 0)
-    out = []
-    step = max(g.line - g.share, 1)
-    mine = [counts_for(g, board, side, c) for c in range(g.size)]     # once per board, not per stripe
-    for stripe in g.stripes:
-        ok = [mine[c] for c in stripe]
-        i, last = 0, None
-        while i + g.line <= len(stripe):
-            if all(ok[i:i + g.line]) and (last is None or i - last >= step):
-                out.append(stripe[i:i + g.line])
-                last = i
-                i += step
-            else:
-                i += 1
-    return tuple(out)
+    mine = _mine(g, board, side)     # once per board, not per stripe
+    return tuple(stripe[i:i + g.line] for stripe in g.stripes for i in _starts(g, stripe, mine))
 
 
 def count(g: Grid, board: Sequence[int], side: int) -> int:
@@ -160,17 +171,34 @@ def count(g: Grid, board: Sequence[int], side: int) -> int:
 
 def completing(g: Grid, board: Sequence[int], side: int, allowed) -> tuple[int, ...]:
     """The spaces of `allowed` (empty, numbered spaces) where one more chip of `side` makes it
-    hold more lines than now."""
-    now = count(g, board, side)
+    hold more lines than now. Where lines may share spaces (share > 0) the count is a sum
+    over stripes, so a chip changes only the stripes through its space: those are counted
+    again, not the whole board."""
+    cells = [c for c in sorted(set(allowed)) if board[c] == EMPTY and not g.free(c)]
+    if g.share == 0 or not g.through:
+        now = count(g, board, side)
+        out = []
+        b = list(board)
+        for c in cells:
+            b[c] = side
+            if count(g, b, side) > now:
+                out.append(c)
+            b[c] = EMPTY
+        return tuple(out)
+    mine = _mine(g, board, side)
+    per = {}
     out = []
-    b = list(board)
-    for c in sorted(set(allowed)):
-        if board[c] != EMPTY or g.free(c):
-            continue
-        b[c] = side
-        if count(g, b, side) > now:
+    for c in cells:
+        before = 0
+        for k in g.through[c]:
+            if k not in per:
+                per[k] = len(_starts(g, g.stripes[k], mine))
+            before += per[k]
+        mine[c] = True
+        after = sum(len(_starts(g, g.stripes[k], mine)) for k in g.through[c])
+        mine[c] = False
+        if after > before:
             out.append(c)
-        b[c] = EMPTY
     return tuple(out)
 
 
