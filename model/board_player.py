@@ -59,9 +59,10 @@ def threat(g: L.Grid, board, side: int, cell: int) -> int:
     """How near the side owning `cell` is to one line more through it: the most of its chips
     on a line through the cell with every other space its own or empty (4 is one chip away)."""
     best = 0
+    ours = L.mine(g, board, side)
     for ln in _lines_through(g)[cell]:
         if all(board[c] in (side, L.EMPTY) or (g.free(c) and g.free_everyone) for c in ln):
-            best = max(best, sum(1 for c in ln if L.counts_for(g, board, side, c)))
+            best = max(best, sum(1 for c in ln if ours[c]))
     return best
 
 

@@ -38,7 +38,7 @@ class Grid:
     free_everyone: bool
     stripes: tuple[tuple[int, ...], ...]     # the spaces of every straight stripe at least `line` long
     lines: tuple[tuple[int, ...], ...]       # every window of `line` spaces on a stripe
-    through: tuple[tuple[int, ...], ...] = ()   # per space, the stripes (by index) it lies on
+    through: tuple[tuple[int, ...], ...]     # per space, the stripes (by index) it lies on
 
     @property
     def size(self) -> int:
@@ -87,15 +87,22 @@ def grid_of(board: Mapping) -> Grid:
     return grid(board["numbers"], int(board["line"]), int(board["share"]), board["free"] == "everyone")
 
 
+def mine(g: Grid, board: Sequence[int], side: int) -> list[bool]:
+    """Per space, whether it counts for the side: its chip is the side's, or it is a free
+    space left empty and free spaces count for everyone."""
+    fe = g.free_everyone
+    return [v == side or (fe and v == EMPTY and n == 0) for v, n in zip(board, g.numbers)]
+
+
 def counts_for(g: Grid, board: Sequence[int], side: int, cell: int) -> bool:
-    v = board[cell]
-    return v == side or (v == EMPTY and g.free(cell) and g.free_everyone)
+    """Whether one space counts for the side (`mine`, for one space)."""
+    return mine(g, board, side)[cell]
 
 
 def full(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
     """Every line all of whose spaces count for the side."""
-    mine = _mine(g, board, side)
-    return tuple(ln for ln in g.lines if all(mine[c] for c in ln))
+    ours = mine(g, board, side)
+    return tuple(ln for ln in g.lines if all(ours[c] for c in ln))
 
 
 def most_together(lines: Sequence[tuple[int, ...]], share: int) -> tuple[tuple[int, ...], ...]:
@@ -136,14 +143,14 @@ def most_together(lines: Sequence[tuple[int, ...]], share: int) -> tuple[tuple[i
     return tuple(best)
 
 
-def _starts(g: Grid, stripe: tuple[int, ...], mine) -> list[int]:
+def _starts(g: Grid, stripe: tuple[int, ...], ours) -> list[int]:
     """Where the lines counted on one stripe start: the earliest full window, then the
     earliest one at least `line - share` further on, and so on. A window is full where the
     run of the side's spaces ending at its last space is `line` long."""
     step, line = max(g.line - g.share, 1), g.line
     out, run, after = [], 0, 0          # after: the first start the next line may have
     for j, c in enumerate(stripe):
-        run = run + 1 if mine[c] else 0
+        run = run + 1 if ours[c] else 0
         i = j - line + 1
         if run >= line and i >= after:
             out.append(i)
@@ -151,18 +158,12 @@ def _starts(g: Grid, stripe: tuple[int, ...], mine) -> list[int]:
     return out
 
 
-def _mine(g: Grid, board: Sequence[int], side: int) -> list[bool]:
-    """`counts_for` of every space, in one pass."""
-    fe = g.free_everyone
-    return [v == side or (fe and v == EMPTY and n == 0) for v, n in zip(board, g.numbers)]
-
-
 def held(g: Grid, board: Sequence[int], side: int) -> tuple[tuple[int, ...], ...]:
     """The lines `side` holds, as many as count together (see the module's note)."""
     if g.share == 0:
         return most_together(full(g, board, side), 0)
-    mine = _mine(g, board, side)     # once per board, not per stripe
-    return tuple(stripe[i:i + g.line] for stripe in g.stripes for i in _starts(g, stripe, mine))
+    ours = mine(g, board, side)     # once per board, not per stripe
+    return tuple(stripe[i:i + g.line] for stripe in g.stripes for i in _starts(g, stripe, ours))
 
 
 def count(g: Grid, board: Sequence[int], side: int) -> int:
@@ -175,7 +176,7 @@ def completing(g: Grid, board: Sequence[int], side: int, allowed) -> tuple[int, 
     over stripes, so a chip changes only the stripes through its space: those are counted
     again, not the whole board."""
     cells = [c for c in sorted(set(allowed)) if board[c] == EMPTY and not g.free(c)]
-    if g.share == 0 or not g.through:
+    if g.share == 0:
         now = count(g, board, side)
         out = []
         b = list(board)
@@ -185,18 +186,18 @@ def completing(g: Grid, board: Sequence[int], side: int, allowed) -> tuple[int, 
                 out.append(c)
             b[c] = EMPTY
         return tuple(out)
-    mine = _mine(g, board, side)
+    ours = mine(g, board, side)
     per = {}
     out = []
     for c in cells:
         before = 0
         for k in g.through[c]:
             if k not in per:
-                per[k] = len(_starts(g, g.stripes[k], mine))
+                per[k] = len(_starts(g, g.stripes[k], ours))
             before += per[k]
-        mine[c] = True
-        after = sum(len(_starts(g, g.stripes[k], mine)) for k in g.through[c])
-        mine[c] = False
+        ours[c] = True
+        after = sum(len(_starts(g, g.stripes[k], ours)) for k in g.through[c])
+        ours[c] = False
         if after > before:
             out.append(c)
     return tuple(out)

@@ -211,8 +211,8 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
 
     Past the enumerated sizes, Z3 settles each size at once (`prove_smallest`, with
     `rlimit // AT_ONCE_SHARE` a query) until a witness or a size it leaves unknown; the
-    loop then searches from that size. A first pass gives each (size, contract, direction) a few hands, so that a level of
-    many cards is reached even where smaller sizes hold more legal hands than the budget
+    loop then searches from that size. A first pass gives each (size, contract,
+    direction) a few hands, so that a level of many cards is reached even where smaller sizes hold more legal hands than the budget
     can judge; every size is then searched in full, smallest first, until a witness has
     no smaller size left unsearched (or the budget ends: `complete` then says whether the
     witness is known to be the smallest). `hands`: the hands the solvers may propose in
@@ -247,8 +247,8 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
     # from the first size it leaves unknown (within `rlimit` a query)
     settled: tuple = ()
     stuck = 0
+    least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
     if names and upto < max_cards:
-        least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
         pr = prove_smallest(spec_a, spec_b, names, least, max_cards + 1, upto, deck, rlimit=rlimit // AT_ONCE_SHARE,
                             polish=rlimit)
         at_once = upto
@@ -315,7 +315,6 @@ def meld_difference_z3(spec_a: Spec, spec_b: Spec, max_cards: int | None = None,
         found = (hand, k, True, False) if side else (hand, k, False, True)
         proof = ""
         if reached < n - 1:         # the sizes the loop left: settled at once by Z3 (`prove_melds`, the full rlimit)
-            least = {x: min(_least(spec_a, x), _least(spec_b, x)) for x in names}
             pr = prove_smallest(spec_a, spec_b, names, least, n, reached, deck, rlimit=rlimit)
             proof = pr.words()
             if pr.smaller is not None and _confirmed(spec_a, spec_b, pr.smaller):

@@ -1,10 +1,10 @@
 """How: Z3 proves that no smaller hand tells two meld rule sets apart.
 
-The meld search (`search_melds`) finds a hand of n cards that one spec lets a player lay
-down whole and the other does not; it knows the witness is the smallest only when every
-smaller size was searched in full, which its hand-by-hand loop cannot do where a size
-holds hundreds of thousands of legal hands. Here each smaller size k is settled at once,
-for each contract whose rules differ and each direction (legal under p, illegal under q):
+The meld search (`melds.py`) asks here first, size by size past the enumerated ones, and
+again for the sizes below a witness its hand-by-hand loop finds: that loop cannot search
+in full a size holding hundreds of thousands of legal hands. Here each size k is settled
+at once, for each contract whose rules differ and each direction (legal under p, illegal
+under q):
 
 1. no hand of k cards can be laid whole under either spec when both contracts need more
    than k cards;
@@ -13,8 +13,9 @@ for each contract whose rules differ and each direction (legal under p, illegal 
    own variables (say, candidates only q has) left free or set to zero (unused);
 3. otherwise the exists-forall query itself: a hand H of k cards (within the deck) and a
    lay-down of it under p, such that for every assignment of q's own variables q's
-   constraints fail. Unsat proves that no such hand exists; sat gives a smaller witness;
-   unknown (Z3's resource limit, `rlimit`, counted in its own units of work) leaves the size unproven, and the answer says so.
+   constraints fail. Unsat proves that no such hand exists; sat gives a witness (asked
+   again for fewer wild cards, within `polish`); unknown (Z3's resource limit, `rlimit`,
+   counted in its own units of work) leaves the size unproven, and the answer says so.
 
 A size is proven when every contract and direction is; the witness is proven the smallest
 when every size below it is (sizes the enumeration searched in full count as proven).
